@@ -1,0 +1,302 @@
+/// How a chain holds a target.
+public enum Retention: Sendable, Hashable {
+    /// The chain does not keep the target alive; once it dies it is skipped and its slot reclaimed.
+    case weak
+    /// The chain keeps the target alive until the target is removed or the chain is gone.
+    case strong
+}
+
+/// An ordered chain of delegate targets that answers typed messages: many listeners on one
+/// delegate slot.
+///
+/// ```swift
+/// let chain = DelegateChain()                         // or DelegateChain(mode: .breaking)
+/// chain.add(analytics)                                // weak; answers Analytics.responses
+/// chain.add(zoomer) { $0.on(Scroll.viewForZooming) { me in me.zoomView } }
+/// chain.send(Scroll.didScroll, 12.5)                  // every responder, in order
+/// let view = chain.send(Scroll.viewForZooming)        // the first responder's answer, or nil
+/// ```
+///
+/// Semantics:
+/// - Targets are kept in registration order (``insert(_:at:retention:responses:)`` places one
+///   anywhere). A target added twice is one target.
+/// - A target is held weakly unless added with ``Retention/strong``. A dead target is skipped,
+///   never called, and its slot is reclaimed.
+/// - A void message reaches every live responder in order (``Mode/nonBreaking``) or only the
+///   first (``Mode/breaking``). A message with an answer returns the first live responder's
+///   answer, `nil` or the caller's default when nobody answers; it never traps.
+/// - Handlers may add or remove targets (themselves included) and send messages. A removal
+///   takes effect at once, even within the running dispatch; an addition takes effect from the
+///   next dispatch.
+///
+/// A chain is not thread-safe: use it from one thread or actor at a time (it is not `Sendable`).
+/// Handlers run synchronously on the sending thread.
+public final class DelegateChain {
+    /// Whether a void message stops at its first responder.
+    public enum Mode: Sendable, Hashable {
+        /// A void message reaches every live responder, in order.
+        case nonBreaking
+        /// A void message reaches only the first live responder.
+        case breaking
+    }
+
+    /// This chain's dispatch mode for void messages.
+    public let mode: Mode
+
+    @usableFromInline
+    let table = DispatchTable()
+
+    /// Every registration, live or not yet swept, ordered by `order`.
+    private var registrations: [Registration] = []
+    private var byIdentity: [ObjectIdentifier: Registration] = [:]
+    private var sweepThreshold = 16
+
+    private static let orderStep: UInt64 = 1 << 24
+
+    /// An empty chain.
+    public init(mode: Mode = .nonBreaking) {
+        self.mode = mode
+    }
+
+    // MARK: - Adding
+
+    /// Adds `target` at the end, answering its type's ``DelegateResponder/responses``.
+    ///
+    /// If `target` is already in the chain it stays where it is; its responses are merged
+    /// with these (new handlers win) and its retention becomes `retention`.
+    /// - Returns: a token whose ``DelegateToken/cancel()`` removes the target.
+    /// - Complexity: O(*m* + *n*) for *m* messages answered by the target and *n* responders of
+    ///   each, amortized.
+    @discardableResult
+    public func add<Target: DelegateResponder>(_ target: Target, retention: Retention = .weak) -> DelegateToken {
+        register(target, retention: retention, handlers: Target.responses.handlers, at: nil)
+    }
+
+    /// Adds `target` at the end, answering `responses`.
+    @discardableResult
+    public func add<Target: AnyObject>(
+        _ target: Target, retention: Retention = .weak, responses: Responses<Target>
+    ) -> DelegateToken {
+        register(target, retention: retention, handlers: responses.handlers, at: nil)
+    }
+
+    /// Adds `target` at the end, answering the responses `build` declares for this registration.
+    ///
+    /// ```swift
+    /// chain.add(logger) { $0.on(Scroll.didScroll) { me, y in me.log(y) } }
+    /// ```
+    @discardableResult
+    public func add<Target: AnyObject>(
+        _ target: Target, retention: Retention = .weak,
+        _ build: (Responses<Target>) -> Responses<Target>
+    ) -> DelegateToken {
+        register(target, retention: retention, handlers: build(Responses()).handlers, at: nil)
+    }
+
+    /// Adds `target` at the end, answering its type's responses plus those `build` declares.
+    @discardableResult
+    public func add<Target: DelegateResponder>(
+        _ target: Target, retention: Retention = .weak,
+        _ build: (Responses<Target>) -> Responses<Target>
+    ) -> DelegateToken {
+        register(target, retention: retention, handlers: build(Target.responses).handlers, at: nil)
+    }
+
+    /// Inserts `target` so that it becomes the live target at `index` of ``targets``.
+    ///
+    /// A target already in the chain moves to `index` (counted among the other targets).
+    /// - Precondition: `0 <= index <= targets.count` (not counting `target` itself).
+    /// - Complexity: O(*n*) for *n* targets.
+    @discardableResult
+    public func insert<Target: AnyObject>(
+        _ target: Target, at index: Int, retention: Retention = .weak, responses: Responses<Target>
+    ) -> DelegateToken {
+        register(target, retention: retention, handlers: responses.handlers, at: index)
+    }
+
+    /// Inserts `target` at `index` of ``targets``, answering its type's responses.
+    @discardableResult
+    public func insert<Target: DelegateResponder>(
+        _ target: Target, at index: Int, retention: Retention = .weak
+    ) -> DelegateToken {
+        register(target, retention: retention, handlers: Target.responses.handlers, at: index)
+    }
+
+    // MARK: - Removing
+
+    /// Removes `target`; it receives nothing more, even from a dispatch already running.
+    /// Does nothing if `target` is not in the chain.
+    /// - Returns: whether `target` was in the chain.
+    /// - Complexity: O(*n*) for *n* targets.
+    @discardableResult
+    public func remove(_ target: AnyObject) -> Bool {
+        guard let registration = liveRegistration(of: target) else { return false }
+        unregister(registration)
+        return true
+    }
+
+    /// Removes every target.
+    public func removeAll() {
+        for registration in registrations { table.release(registration) }
+        registrations.removeAll()
+        byIdentity.removeAll()
+        afterMutation()
+    }
+
+    // MARK: - Inspecting
+
+    /// The live targets, in dispatch order.
+    /// - Complexity: O(*n*).
+    public var targets: [AnyObject] {
+        registrations.compactMap { $0.target }
+    }
+
+    /// How many live targets the chain has.
+    /// - Complexity: O(*n*): each weak target is checked.
+    public var count: Int {
+        registrations.reduce(0) { $0 + ($1.target == nil ? 0 : 1) }
+    }
+
+    /// Whether `target` is in the chain.
+    public func contains(_ target: AnyObject) -> Bool {
+        liveRegistration(of: target) != nil
+    }
+
+    /// How `target` is held, or nil if it is not in the chain.
+    public func retention(of target: AnyObject) -> Retention? {
+        liveRegistration(of: target)?.retention
+    }
+
+    // MARK: - Internals
+
+    func removeRegistration(generation: UInt32, identity: ObjectIdentifier) {
+        guard let registration = byIdentity[identity], registration.handle.generation == generation else { return }
+        unregister(registration)
+    }
+
+    /// Sizes of the C table, for tests and the benchmark.
+    var tableStats: (liveSlots: Int, slotCapacity: Int, messages: Int, entries: Int) {
+        let stats = table.stats
+        return (Int(stats.live_slots), Int(stats.slot_capacity), Int(stats.messages), Int(stats.entries))
+    }
+
+    var registrationCount: Int { registrations.count }
+
+    var invariantViolation: Int32 { table.invariantViolation }
+
+    private func liveRegistration(of target: AnyObject) -> Registration? {
+        guard let registration = byIdentity[ObjectIdentifier(target)] else { return nil }
+        if registration.target === target { return registration }
+        // The registered target died and another object now has its address.
+        unregister(registration)
+        return nil
+    }
+
+    private func register(
+        _ target: AnyObject, retention: Retention, handlers: [UInt32: AnyHandler], at index: Int?
+    ) -> DelegateToken {
+        let registration: Registration
+        if let existing = liveRegistration(of: target) {
+            registration = existing
+            existing.setRetention(retention, of: target)
+            table.replaceResponses(of: existing, with: existing.responses.merging(handlers) { _, new in new })
+            if let index {
+                let position = registrations.firstIndex { $0 === existing }!
+                registrations.remove(at: position)
+                let order = makeRoom(atLiveIndex: index)
+                table.move(existing, to: order.key)
+                registrations.insert(existing, at: order.position)
+            }
+        } else {
+            if registrations.count >= sweepThreshold { sweepDead() }
+            let order = index.map { makeRoom(atLiveIndex: $0) } ?? appendOrder()
+            registration = Registration(target: target, retention: retention, responses: handlers, order: order.key)
+            table.acquire(registration)
+            registrations.insert(registration, at: order.position)
+            byIdentity[registration.identity] = registration
+        }
+        return DelegateToken(chain: self, generation: registration.handle.generation, identity: registration.identity)
+    }
+
+    private func unregister(_ registration: Registration) {
+        table.release(registration)
+        if byIdentity[registration.identity] === registration { byIdentity[registration.identity] = nil }
+        if let position = position(of: registration) { registrations.remove(at: position) }
+        afterMutation()
+    }
+
+    private func position(of registration: Registration) -> Int? {
+        var low = 0, high = registrations.count
+        while low < high {
+            let mid = (low + high) / 2
+            if registrations[mid].order < registration.order { low = mid + 1 } else { high = mid }
+        }
+        return low < registrations.count && registrations[low] === registration ? low : nil
+    }
+
+    private func appendOrder() -> (key: UInt64, position: Int) {
+        let last = registrations.last?.order ?? 0
+        if last > UInt64.max - Self.orderStep * 2 { renumber() }
+        return ((registrations.last?.order ?? 0) + Self.orderStep, registrations.count)
+    }
+
+    /// A sort key and array position before the live target now at `liveIndex`.
+    private func makeRoom(atLiveIndex liveIndex: Int) -> (key: UInt64, position: Int) {
+        var live = 0
+        var position = registrations.count
+        for (offset, registration) in registrations.enumerated() where registration.target != nil {
+            if live == liveIndex {
+                position = offset
+                break
+            }
+            live += 1
+        }
+        precondition(
+            liveIndex >= 0 && (position < registrations.count || live == liveIndex),
+            "FastDelegates: insert index \(liveIndex) is out of range 0...\(live)")
+        if position == registrations.count { return appendOrder() }
+        let below = position == 0 ? 0 : registrations[position - 1].order
+        if registrations[position].order - below < 2 {
+            renumber()
+            return makeRoom(atLiveIndex: liveIndex)
+        }
+        return (below + (registrations[position].order - below) / 2, position)
+    }
+
+    private func renumber() {
+        for (offset, registration) in registrations.enumerated() {
+            table.renumber(registration, to: UInt64(offset + 1) * Self.orderStep)
+        }
+    }
+
+    /// Drops every registration whose weak target has died.
+    private func sweepDead() {
+        var kept: [Registration] = []
+        kept.reserveCapacity(registrations.count)
+        for registration in registrations {
+            if !registration.isDead, registration.target != nil {
+                kept.append(registration)
+                continue
+            }
+            table.release(registration)
+            if byIdentity[registration.identity] === registration { byIdentity[registration.identity] = nil }
+        }
+        registrations = kept
+        sweepThreshold = max(16, kept.count * 2)
+        afterMutation()
+    }
+
+    private func afterMutation() {
+        if !table.isDispatching { table.compactIfNeeded() }
+    }
+
+    /// Hands back what the outermost dispatch left: parked objects and dead targets.
+    @usableFromInline
+    func finishDispatch() {
+        table.finishDispatch()
+        sweepDead()
+    }
+}
+
+@available(*, unavailable, message: "DelegateChain is not thread-safe; confine it to one thread or actor")
+extension DelegateChain: Sendable {}

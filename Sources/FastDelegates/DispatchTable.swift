@@ -1,0 +1,240 @@
+import CDispatchTable
+
+// The only file of the chain that touches unsafe pointers and manual reference counts.
+//
+// Ownership:
+// - `DispatchTable` owns its `cdt_chain` (created in init, destroyed in deinit).
+// - Each acquired C slot holds one +1 retain of its `Registration` (taken in `acquire`, given
+//   back in `release` or deinit). A registration released while a dispatch is inside is also
+//   parked in `graveyard` until the outermost dispatch leaves, so a running handler's
+//   registration, handler and strong target stay alive.
+// - An entry's handler pointer is unretained: the registration's `responses` keeps the handler
+//   alive, and a handler replaced during a dispatch is parked in `graveyard` too.
+// - A registration's strong target is held as `Unmanaged` with one +1 retain, so the hot path
+//   can call it without retaining it again.
+
+/// One target in a chain: how it is held, what it answers and where its C slot is.
+@usableFromInline
+final class Registration {
+    /// The identity of the target it was made for (valid while the target lives).
+    let identity: ObjectIdentifier
+
+    @usableFromInline @exclusivity(unchecked)
+    weak var weakTarget: AnyObject?
+
+    /// The target with one retain owned by this registration, when retention is `.strong`.
+    @usableFromInline @exclusivity(unchecked)
+    var strongTarget: Unmanaged<AnyObject>?
+
+    /// Set by a dispatch that found the weak target gone.
+    @usableFromInline @exclusivity(unchecked)
+    var isDead = false
+
+    var responses: [UInt32: AnyHandler]
+    var handle = cdt_handle(slot: 0, generation: 0)
+    var order: UInt64
+
+    init(target: AnyObject, retention: Retention, responses: [UInt32: AnyHandler], order: UInt64) {
+        identity = ObjectIdentifier(target)
+        weakTarget = target
+        self.responses = responses
+        self.order = order
+        setRetention(retention, of: target)
+    }
+
+    deinit {
+        strongTarget?.release()
+    }
+
+    /// Holds `target` (this registration's target) weakly or with a strong retain.
+    func setRetention(_ retention: Retention, of target: AnyObject) {
+        let wanted: Unmanaged<AnyObject>? = retention == .strong ? .passRetained(target) : nil
+        strongTarget?.release()
+        strongTarget = wanted
+    }
+
+    var retention: Retention { strongTarget == nil ? .weak : .strong }
+
+    /// The target, if it is still alive.
+    var target: AnyObject? {
+        if let strongTarget { return strongTarget.takeUnretainedValue() }
+        return weakTarget
+    }
+
+    /// Calls `body` with the live target, without an extra retain for a strongly held one;
+    /// nil if the target is gone.
+    @inlinable @inline(__always)
+    func withTarget<Result>(_ body: (AnyObject) -> Result) -> Result? {
+        if let strongTarget {
+            return strongTarget._withUnsafeGuaranteedRef(body)
+        }
+        guard let target = weakTarget else { return nil }
+        return body(target)
+    }
+}
+
+/// The C slot array and message table of one chain, and the hot path that reads them.
+@usableFromInline
+final class DispatchTable {
+    @usableFromInline
+    let chain: UnsafeMutablePointer<cdt_chain>
+
+    /// Objects that must outlive the running dispatches (see the ownership notes above).
+    var graveyard: [AnyObject] = []
+
+    /// Set when the outermost dispatch has work to hand back: a dead target found, or objects
+    /// parked in the graveyard.
+    @usableFromInline @exclusivity(unchecked)
+    var needsCleanup = false
+
+    init() {
+        guard let chain = cdt_chain_create() else { fatalError("FastDelegates: out of memory creating a chain") }
+        self.chain = chain
+    }
+
+    deinit {
+        precondition(chain.pointee.depth == 0, "FastDelegates: a chain was freed during one of its own dispatches")
+        forEachSlotObject { _, object in object.release() }
+        cdt_chain_destroy(chain)
+    }
+
+    /// Whether a dispatch is running on this table right now.
+    @inlinable
+    var isDispatching: Bool { chain.pointee.depth > 0 }
+
+    /// Gives `registration` a slot and enters its responses into the table.
+    func acquire(_ registration: Registration) {
+        let object = Unmanaged.passRetained(registration)
+        var handle = cdt_handle()
+        guard cdt_chain_acquire(chain, object.toOpaque(), registration.order, &handle) == 0 else {
+            object.release()
+            fatalError("FastDelegates: out of memory adding a target")
+        }
+        registration.handle = handle
+        for (message, handler) in registration.responses {
+            insertEntry(registration, message: message, handler: handler)
+        }
+    }
+
+    /// Removes `registration`'s entries and frees its slot.
+    func release(_ registration: Registration) {
+        let messages = Array(registration.responses.keys)
+        guard let object = cdt_chain_release(chain, registration.handle, messages, messages.count) else { return }
+        if isDispatching { park(registration) }
+        Unmanaged<Registration>.fromOpaque(object).release()
+    }
+
+    /// Replaces `registration`'s responses with `responses`.
+    func replaceResponses(of registration: Registration, with responses: [UInt32: AnyHandler]) {
+        for (message, handler) in registration.responses where responses[message] !== handler {
+            if responses[message] == nil { cdt_chain_remove_entry(chain, registration.handle, message) }
+            if isDispatching { park(handler) }
+        }
+        registration.responses = responses
+        for (message, handler) in responses {
+            insertEntry(registration, message: message, handler: handler)
+        }
+    }
+
+    /// Moves `registration` to sort key `order`, re-placing its entries.
+    func move(_ registration: Registration, to order: UInt64) {
+        for message in registration.responses.keys {
+            cdt_chain_remove_entry(chain, registration.handle, message)
+        }
+        registration.order = order
+        cdt_chain_set_order(chain, registration.handle, order)
+        for (message, handler) in registration.responses {
+            insertEntry(registration, message: message, handler: handler)
+        }
+    }
+
+    /// Gives `registration` a new sort key that keeps it where it is relative to the others.
+    func renumber(_ registration: Registration, to order: UInt64) {
+        registration.order = order
+        cdt_chain_set_order(chain, registration.handle, order)
+    }
+
+    /// Closes gaps in the slot array once enough slots are free, and refreshes the handles.
+    func compactIfNeeded() {
+        guard cdt_chain_compact(chain) == 1 else { return }
+        forEachSlotObject { slot, object in
+            object.takeUnretainedValue().handle.slot = slot
+        }
+    }
+
+    /// Drops what the finished dispatches parked.
+    func finishDispatch() {
+        graveyard.removeAll(keepingCapacity: true)
+        needsCleanup = false
+        cdt_chain_reclaim(chain)
+    }
+
+    var stats: cdt_chain_stats {
+        var stats = cdt_chain_stats()
+        cdt_chain_get_stats(chain, &stats)
+        return stats
+    }
+
+    /// 0 when every invariant of the C table holds, else the code of the first broken one.
+    var invariantViolation: Int32 { cdt_chain_check_invariants(chain) }
+
+    private func park(_ object: AnyObject) {
+        graveyard.append(object)
+        needsCleanup = true
+    }
+
+    private func insertEntry(_ registration: Registration, message: UInt32, handler: AnyHandler) {
+        let pointer = UnsafeRawPointer(Unmanaged.passUnretained(handler).toOpaque())
+        guard cdt_chain_insert_entry(chain, registration.handle, message, pointer) == 0 else {
+            fatalError("FastDelegates: out of memory registering a handler")
+        }
+    }
+
+    private func forEachSlotObject(_ body: (UInt32, Unmanaged<Registration>) -> Void) {
+        let slots = chain.pointee.slots
+        for index in 0..<chain.pointee.slot_count {
+            guard let slots, slots[Int(index)].generation != 0, let object = slots[Int(index)].object else { continue }
+            body(index, Unmanaged<Registration>.fromOpaque(object))
+        }
+    }
+
+    /// Calls `body` with each live responder of `message` in order, until it returns true.
+    ///
+    /// Reads the C table with no allocation, lock, string work or cast. A responder removed
+    /// while this runs is skipped from then on; one added is not visited.
+    /// - Returns: whether `body` stopped the walk.
+    @inlinable @inline(__always)
+    func forEachResponder<Input, Output>(
+        of message: Message<Input, Output>,
+        _ body: (AnyObject, Handler<Input, Output>) -> Bool
+    ) -> Bool {
+        let chain = self.chain
+        cdt_chain_enter(chain)
+        let span = cdt_chain_lookup(chain, message.id)
+        var stopped = false
+        var index = 0
+        while index < span.count {
+            let entry = span.entries[index]
+            index &+= 1
+            guard let object = cdt_chain_object(chain, entry) else { continue }
+            let outcome = Unmanaged<Registration>.fromOpaque(object)._withUnsafeGuaranteedRef { registration in
+                registration.withTarget { target in
+                    Unmanaged<Handler<Input, Output>>.fromOpaque(entry.handler)._withUnsafeGuaranteedRef { handler in
+                        body(target, handler)
+                    }
+                }
+            }
+            guard let outcome else {
+                Unmanaged<Registration>.fromOpaque(object)._withUnsafeGuaranteedRef { $0.isDead = true }
+                needsCleanup = true
+                continue
+            }
+            if outcome {
+                stopped = true
+                break
+            }
+        }
+        if cdt_chain_leave(chain) != 0 { cdt_chain_reclaim(chain) }
+        return stopped
+    }
+}

@@ -1,0 +1,14 @@
+// CDispatchTable: the C core of FastDelegates.
+//
+// - cdt_intern.h: message names interned into stable 32-bit ids (process-wide, thread-safe).
+// - cdt_chain.h: per-chain slot array and message table, with the inline dispatch hot path.
+//
+// Every exported symbol is prefixed `cdt_`.
+#ifndef CDISPATCHTABLE_H
+#define CDISPATCHTABLE_H
+
+#include "cdt_intern.h"
+#include "cdt_chain.h"
+#include "cdt_random.h"
+
+#endif
