@@ -145,6 +145,10 @@ int cdt_chain_check_invariants(const cdt_chain *chain);
 /// Test hook: while set, chains created afterwards hash every message into one bucket.
 void cdt_debug_set_force_collisions(int enabled);
 
+/// Test hook: makes this chain hash every message into one bucket (results must not change,
+/// only speed). Returns 0, or -1 if the chain already has entries.
+int cdt_chain_debug_force_collisions(cdt_chain *chain);
+
 // MARK: - Hot path
 
 /// The responders of `message`, in order; an empty span if it has none. O(1) expected.

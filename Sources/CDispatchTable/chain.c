@@ -11,6 +11,12 @@ void cdt_debug_set_force_collisions(int enabled) {
     atomic_store(&force_collisions, enabled ? 1 : 0);
 }
 
+int cdt_chain_debug_force_collisions(cdt_chain *chain) {
+    if (chain->bucket_capacity != 0) return -1;
+    chain->multiplier = 0;
+    return 0;
+}
+
 cdt_chain *cdt_chain_create(void) {
     cdt_chain *chain = calloc(1, sizeof *chain);
     if (!chain) return NULL;

@@ -44,7 +44,7 @@ public final class DelegateChain {
     public let mode: Mode
 
     @usableFromInline
-    let table = DispatchTable()
+    let table: DispatchTable
 
     /// Every registration, live or not yet swept, ordered by `order`.
     private var registrations: [Registration] = []
@@ -56,6 +56,13 @@ public final class DelegateChain {
     /// An empty chain.
     public init(mode: Mode = .nonBreaking) {
         self.mode = mode
+        table = DispatchTable()
+    }
+
+    /// A chain whose table hashes every message into one bucket: results must not change.
+    init(mode: Mode = .nonBreaking, forcedCollisions: Bool) {
+        self.mode = mode
+        table = DispatchTable(forcedCollisions: forcedCollisions)
     }
 
     // MARK: - Adding

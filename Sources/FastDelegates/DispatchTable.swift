@@ -87,8 +87,10 @@ final class DispatchTable {
     @usableFromInline @exclusivity(unchecked)
     var needsCleanup = false
 
-    init() {
+    /// - Parameter forcedCollisions: a test hook that hashes every message into one bucket.
+    init(forcedCollisions: Bool = false) {
         guard let chain = cdt_chain_create() else { fatalError("FastDelegates: out of memory creating a chain") }
+        if forcedCollisions { _ = cdt_chain_debug_force_collisions(chain) }
         self.chain = chain
     }
 

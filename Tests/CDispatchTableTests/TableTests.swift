@@ -1,0 +1,142 @@
+import CDispatchTable
+import Testing
+
+/// Every table test runs twice: with the seeded hash, and with every message in one bucket.
+@Suite("Message table")
+struct TableTests {
+    @Test(arguments: [false, true])
+    func spansFollowSlotOrderNotInsertionOrder(forcedCollisions: Bool) {
+        let chain = TestChain(forcedCollisions: forcedCollisions)
+        let c = chain.acquire(3, order: 300)
+        let a = chain.acquire(1, order: 100)
+        let b = chain.acquire(2, order: 200)
+        chain.insert(c, 5, handler: 30)
+        chain.insert(a, 5, handler: 10)
+        chain.insert(b, 5, handler: 20)
+        chain.insert(b, 6, handler: 21)
+        #expect(chain.objects(5) == [1, 2, 3])
+        #expect(chain.responders(5).map(\.handler) == [10, 20, 30])
+        #expect(chain.objects(6) == [2])
+        #expect(chain.objects(99) == [])
+        #expect(chain.invariants == 0)
+    }
+
+    @Test(arguments: [false, true])
+    func insertingAgainReplacesTheHandler(forcedCollisions: Bool) {
+        let chain = TestChain(forcedCollisions: forcedCollisions)
+        let a = chain.acquire(1, order: 1)
+        chain.insert(a, 5, handler: 10)
+        chain.insert(a, 5, handler: 11)
+        #expect(chain.responders(5).map(\.handler) == [11])
+        #expect(chain.stats.entries == 1)
+        #expect(chain.invariants == 0)
+    }
+
+    @Test(arguments: [false, true])
+    func removingEntriesAndMessages(forcedCollisions: Bool) {
+        let chain = TestChain(forcedCollisions: forcedCollisions)
+        let a = chain.acquire(1, order: 1)
+        let b = chain.acquire(2, order: 2)
+        for message in UInt32(1)...40 {
+            chain.insert(a, message, handler: Int(message))
+            chain.insert(b, message, handler: Int(message) + 100)
+        }
+        for message in UInt32(1)...40 where message % 2 == 0 { cdt_chain_remove_entry(chain.raw, a, message) }
+        for message in UInt32(1)...40 {
+            #expect(chain.objects(message) == (message % 2 == 0 ? [2] : [1, 2]))
+        }
+        chain.release(b, messages: Array(1...40))
+        for message in UInt32(1)...40 {
+            #expect(chain.objects(message) == (message % 2 == 0 ? [] : [1]))
+        }
+        #expect(chain.stats.messages == 20)
+        #expect(chain.invariants == 0)
+    }
+
+    @Test(arguments: [false, true])
+    func manyMessagesStayFindableAndTheTableShrinks(forcedCollisions: Bool) {
+        let chain = TestChain(forcedCollisions: forcedCollisions)
+        let a = chain.acquire(1, order: 1)
+        let count: UInt32 = forcedCollisions ? 300 : 5_000
+        for message in 1...count { chain.insert(a, message &* 7919, handler: Int(message)) }
+        #expect(chain.stats.messages == count)
+        for message in 1...count { #expect(chain.responders(message &* 7919).map(\.handler) == [Int(message)]) }
+        #expect(chain.invariants == 0)
+        let grown = chain.stats.bucket_capacity
+        for message in 1...count where message > 4 { cdt_chain_remove_entry(chain.raw, a, message &* 7919) }
+        #expect(chain.stats.messages == 4)
+        #expect(chain.stats.bucket_capacity < grown)
+        for message in 1...count {
+            #expect(chain.objects(message &* 7919) == (message <= 4 ? [1] : []))
+        }
+        #expect(chain.invariants == 0)
+    }
+
+    @Test(arguments: [false, true])
+    func forcedCollisionsPutEveryMessageInOneProbeRun(forcedCollisions: Bool) {
+        let chain = TestChain(forcedCollisions: forcedCollisions)
+        #expect((chain.raw.pointee.multiplier == 0) == forcedCollisions)
+        #expect(cdt_chain_debug_force_collisions(chain.raw) == 0)
+        let a = chain.acquire(1, order: 1)
+        chain.insert(a, 1, handler: 1)
+        #expect(cdt_chain_debug_force_collisions(chain.raw) == -1)
+    }
+
+    @Test(arguments: [false, true])
+    func aSpanReadBeforeAMutationStaysIntactUntilTheDispatchLeaves(forcedCollisions: Bool) {
+        let chain = TestChain(forcedCollisions: forcedCollisions)
+        let handles = (0..<4).map { chain.acquire($0, order: UInt64($0 + 1) * 10) }
+        for (i, handle) in handles.enumerated() { chain.insert(handle, 9, handler: i) }
+        cdt_chain_enter(chain.raw)
+        let span = cdt_chain_lookup(chain.raw, 9)
+        let snapshot = (0..<span.count).map { span.entries[$0] }
+        // Mutations while the dispatch is inside: remove one, add one, replace one.
+        chain.release(handles[1], messages: [9])
+        let added = chain.acquire(7, order: 15)
+        chain.insert(added, 9, handler: 7)
+        chain.insert(handles[2], 9, handler: 22)
+        let unchanged = (0..<span.count).map { span.entries[$0] }
+        #expect(unchanged.map(\.slot) == snapshot.map(\.slot))
+        #expect(unchanged.map(\.generation) == snapshot.map(\.generation))
+        #expect(unchanged.map(\.handler) == snapshot.map(\.handler))
+        // The removed target is skipped at once through its generation.
+        #expect(cdt_chain_object(chain.raw, span.entries[1]) == nil)
+        #expect(chain.stats.retired_blocks > 0)
+        #expect(chain.objects(9) == [0, 7, 2, 3])
+        #expect(chain.invariants == 0)
+        #expect(cdt_chain_leave(chain.raw) == 1)
+        cdt_chain_reclaim(chain.raw)
+        #expect(chain.stats.retired_blocks == 0)
+        #expect(chain.responders(9).map(\.handler) == [0, 7, 22, 3])
+    }
+
+    @Test func nestedDispatchesKeepRetiredArraysUntilTheOutermostLeaves() {
+        let chain = TestChain(forcedCollisions: false)
+        let a = chain.acquire(1, order: 1)
+        let b = chain.acquire(2, order: 2)
+        chain.insert(a, 4, handler: 1)
+        chain.insert(b, 4, handler: 2)
+        cdt_chain_enter(chain.raw)
+        cdt_chain_enter(chain.raw)
+        chain.release(a, messages: [4])
+        #expect(cdt_chain_leave(chain.raw) == 0)
+        #expect(chain.stats.retired_blocks == 1)
+        #expect(cdt_chain_leave(chain.raw) == 1)
+        cdt_chain_reclaim(chain.raw)
+        #expect(chain.stats.retired_blocks == 0)
+        #expect(chain.objects(4) == [2])
+    }
+
+    @Test func setOrderKeepsSpansSorted() {
+        let chain = TestChain(forcedCollisions: false)
+        let a = chain.acquire(1, order: 10)
+        let b = chain.acquire(2, order: 20)
+        chain.insert(a, 4, handler: 1)
+        chain.insert(b, 4, handler: 2)
+        cdt_chain_set_order(chain.raw, a, 1)
+        cdt_chain_set_order(chain.raw, b, 2)
+        #expect(chain.invariants == 0)
+        cdt_chain_set_order(chain.raw, a, 3) // breaks the order on purpose: the checker must notice
+        #expect(chain.invariants == 9)
+    }
+}
