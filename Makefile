@@ -1,0 +1,40 @@
+# FastDelegates: the two Quick-start commands (`make bench`, `make test`) and their parts.
+# Both install the C core's system library (libbsd-dev) first when it is missing.
+
+SWIFT ?= swift
+CC_CHECK ?= cc
+C_SOURCES := $(wildcard Sources/CDispatchTable/*.c)
+
+.PHONY: bench test deps c-warnings swift-warnings unit-tests
+
+## Runs the benchmark CLI (release build).
+bench: deps
+	$(SWIFT) run -c release fastdelegates-bench $(BENCH_ARGS)
+
+## Runs every check CI runs.
+test: deps c-warnings swift-warnings unit-tests
+
+deps:
+	@if ! pkg-config --exists libbsd 2>/dev/null && ! dpkg -s libbsd-dev >/dev/null 2>&1; then \
+		echo "installing libbsd-dev"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libbsd-dev pkg-config; \
+	fi
+
+## The C core is C11 and -Wall -Wextra clean.
+c-warnings:
+	@for file in $(C_SOURCES); do \
+		$(CC_CHECK) -std=c11 -Wall -Wextra -Wpedantic -Werror -O2 -Iinclude -c $$file -o /dev/null || exit 1; \
+	done
+	@echo "C core: -std=c11 -Wall -Wextra -Wpedantic clean"
+
+## No Swift warnings in this package's own sources and tests.
+swift-warnings:
+	@$(SWIFT) build --build-tests > .build-warnings.log 2>&1 || { cat .build-warnings.log; rm -f .build-warnings.log; exit 1; }
+	@if grep -E "^$(CURDIR)/(Sources|Tests)/.*warning:" .build-warnings.log; then \
+		echo "Swift warnings found (above)"; rm -f .build-warnings.log; exit 1; \
+	fi
+	@rm -f .build-warnings.log
+	@echo "Swift: no warnings"
+
+unit-tests:
+	$(SWIFT) test
