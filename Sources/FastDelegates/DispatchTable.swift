@@ -218,16 +218,18 @@ final class DispatchTable {
         while index < span.count {
             let entry = span.entries[index]
             index &+= 1
-            guard let object = cdt_chain_object(chain, entry) else { continue }
-            let outcome = Unmanaged<Registration>.fromOpaque(object)._withUnsafeGuaranteedRef { registration in
+            // A live slot always holds an object and an entry always a handler (cdt_chain.h).
+            let slot = chain.pointee.slots[Int(entry.slot)]
+            guard slot.generation == entry.generation else { continue }
+            let registration = Unmanaged<Registration>.fromOpaque(slot.object.unsafelyUnwrapped)
+            let handler = Unmanaged<Handler<Input, Output>>.fromOpaque(entry.handler.unsafelyUnwrapped)
+            let outcome = registration._withUnsafeGuaranteedRef { registration in
                 registration.withTarget { target in
-                    Unmanaged<Handler<Input, Output>>.fromOpaque(entry.handler)._withUnsafeGuaranteedRef { handler in
-                        body(target, handler)
-                    }
+                    handler._withUnsafeGuaranteedRef { body(target, $0) }
                 }
             }
             guard let outcome else {
-                Unmanaged<Registration>.fromOpaque(object)._withUnsafeGuaranteedRef { $0.isDead = true }
+                registration._withUnsafeGuaranteedRef { $0.isDead = true }
                 needsCleanup = true
                 continue
             }

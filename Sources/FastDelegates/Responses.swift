@@ -26,6 +26,7 @@ public struct Responses<Target: AnyObject>: Sendable {
     /// These responses plus `handler` answering `message`.
     ///
     /// - Complexity: O(1) amortized (the responses are copied on write).
+    @inlinable
     public func on<Input, Output>(
         _ message: Message<Input, Output>,
         _ handler: @escaping @Sendable (Target, Input) -> Output
@@ -40,6 +41,7 @@ public struct Responses<Target: AnyObject>: Sendable {
     }
 
     /// These responses plus `handler` answering `message`, a message that carries no input.
+    @inlinable
     public func on<Output>(
         _ message: Message<Void, Output>,
         _ handler: @escaping @Sendable (Target) -> Output
