@@ -2,6 +2,7 @@
 //
 // - cdt_intern.h: message names interned into stable 32-bit ids (process-wide, thread-safe).
 // - cdt_chain.h: per-chain slot array and message table, with the inline dispatch hot path.
+// - cdt_swift_runtime.h: Swift runtime entry points for the tracked retention mode.
 //
 // Every exported symbol is prefixed `cdt_`.
 #ifndef CDISPATCHTABLE_H
@@ -10,5 +11,6 @@
 #include "cdt_intern.h"
 #include "cdt_chain.h"
 #include "cdt_random.h"
+#include "cdt_swift_runtime.h"
 
 #endif

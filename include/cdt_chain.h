@@ -36,13 +36,28 @@ typedef struct cdt_entry {
     const void *handler;
 } cdt_entry;
 
+/// How a slot's target is reached by the hot path (see `cdt_chain_set_target`).
+typedef enum cdt_target_kind {
+    /// No direct target: the owner reaches it through `object` (e.g. a weak reference).
+    CDT_TARGET_INDIRECT = 0,
+    /// `target` is kept alive by the owner; call it as is.
+    CDT_TARGET_STRONG = 1,
+    /// `target`'s memory is kept by the owner but the object may be deinitializing: call it
+    /// only after `cdt_swift_try_retain` succeeds (cdt_swift_runtime.h).
+    CDT_TARGET_TRACKED = 2,
+} cdt_target_kind;
+
 /// A slot of the slot array. `generation` is 0 while the slot is free; every acquisition
 /// takes a new, chain-wide unique generation, so an (index, generation) pair is never reused.
 typedef struct cdt_slot {
     void *object;
+    void *target;        // unretained; see `kind`
     uint64_t order;
     uint32_t generation;
-    uint32_t next_free;
+    union {
+        uint32_t next_free; // while free
+        uint32_t kind;      // while live: a cdt_target_kind
+    };
 } cdt_slot;
 
 /// A bucket of the message table: message 0 marks an empty bucket.
@@ -112,6 +127,10 @@ int cdt_chain_acquire(cdt_chain *chain, void *object, uint64_t order, cdt_handle
 /// Frees the slot of `handle` and removes its entries for the `count` messages listed.
 /// Returns the slot's object, or NULL if the handle is stale. O(entries of those messages).
 void *cdt_chain_release(cdt_chain *chain, cdt_handle handle, const uint32_t *messages, size_t count);
+
+/// Sets how the hot path reaches a live slot's target: `target` (unretained, never
+/// dereferenced by the chain) and its `kind`. A new slot starts as `CDT_TARGET_INDIRECT`.
+void cdt_chain_set_target(cdt_chain *chain, cdt_handle handle, void *target, cdt_target_kind kind);
 
 /// Changes the sort key of a live slot. The caller must keep the relative order of keys
 /// unchanged (used to renumber keys); spans are not re-sorted.

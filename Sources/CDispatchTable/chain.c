@@ -71,7 +71,6 @@ int cdt_chain_compact(cdt_chain *chain) {
         if (chain->slots[i].generation == 0) continue;
         remap[i] = live;
         chain->slots[live] = chain->slots[i];
-        chain->slots[live].next_free = 0;
         live += 1;
     }
     for (uint32_t b = 0; b < chain->bucket_capacity; b++) {

@@ -27,7 +27,7 @@ int cdt_chain_acquire(cdt_chain *chain, void *object, uint64_t order, cdt_handle
         index = chain->slot_count++;
     }
     if (++chain->next_generation == 0) chain->next_generation = 1;
-    chain->slots[index] = (cdt_slot){object, order, chain->next_generation, 0};
+    chain->slots[index] = (cdt_slot){.object = object, .order = order, .generation = chain->next_generation};
     chain->live_slots += 1;
     *handle_out = (cdt_handle){index, chain->next_generation};
     return 0;
@@ -38,7 +38,7 @@ void *cdt_chain_release(cdt_chain *chain, cdt_handle handle, const uint32_t *mes
     for (size_t i = 0; i < count; i++) cdt_table_remove_handle(chain, handle, messages[i]);
     cdt_slot *slot = &chain->slots[handle.slot];
     void *object = slot->object;
-    *slot = (cdt_slot){NULL, 0, 0, chain->free_head};
+    *slot = (cdt_slot){.next_free = chain->free_head};
     chain->free_head = handle.slot + 1;
     chain->live_slots -= 1;
     return object;
@@ -46,4 +46,10 @@ void *cdt_chain_release(cdt_chain *chain, cdt_handle handle, const uint32_t *mes
 
 void cdt_chain_set_order(cdt_chain *chain, cdt_handle handle, uint64_t order) {
     if (cdt_slot_is_live(chain, handle)) chain->slots[handle.slot].order = order;
+}
+
+void cdt_chain_set_target(cdt_chain *chain, cdt_handle handle, void *target, cdt_target_kind kind) {
+    if (!cdt_slot_is_live(chain, handle)) return;
+    chain->slots[handle.slot].target = target;
+    chain->slots[handle.slot].kind = (uint32_t)kind;
 }

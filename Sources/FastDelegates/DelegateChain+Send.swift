@@ -8,6 +8,7 @@ extension DelegateChain {
     /// - Complexity: O(1) expected to find the responders, then one call per responder.
     @inlinable
     public func send<Input>(_ message: Message<Input, Void>, _ input: Input) {
+        if table.inbox.hasReports { reclaimReportedDeaths() }
         let breaking = mode == .breaking
         _ = table.forEachResponder(of: message) { target, handler in
             handler.body(target, input)
@@ -28,6 +29,7 @@ extension DelegateChain {
     /// - Complexity: O(1) expected, plus a skip past each dead or non-answering target.
     @inlinable
     public func send<Input, Output>(_ message: Message<Input, Output>, _ input: Input) -> Output? {
+        if table.inbox.hasReports { reclaimReportedDeaths() }
         var answer: Output?
         _ = table.forEachResponder(of: message) { target, handler in
             answer = handler.body(target, input)

@@ -49,6 +49,7 @@ public final class DelegateChain {
     /// Every registration, live or not yet swept, ordered by `order`.
     private var registrations: [Registration] = []
     private var byIdentity: [ObjectIdentifier: Registration] = [:]
+    private var byGeneration: [UInt32: Registration] = [:]
     private var sweepThreshold = 16
 
     private static let orderStep: UInt64 = 1 << 24
@@ -147,6 +148,7 @@ public final class DelegateChain {
         for registration in registrations { table.release(registration) }
         registrations.removeAll()
         byIdentity.removeAll()
+        byGeneration.removeAll()
         afterMutation()
     }
 
@@ -155,13 +157,15 @@ public final class DelegateChain {
     /// The live targets, in dispatch order.
     /// - Complexity: O(*n*).
     public var targets: [AnyObject] {
-        registrations.compactMap { $0.target }
+        reclaimReportedDeathsIfAny()
+        return registrations.compactMap { $0.target }
     }
 
     /// How many live targets the chain has.
     /// - Complexity: O(*n*): each weak target is checked.
     public var count: Int {
-        registrations.reduce(0) { $0 + ($1.target == nil ? 0 : 1) }
+        reclaimReportedDeathsIfAny()
+        return registrations.reduce(0) { $0 + ($1.target == nil ? 0 : 1) }
     }
 
     /// Whether `target` is in the chain.
@@ -176,18 +180,26 @@ public final class DelegateChain {
 
     // MARK: - Internals
 
-    func removeRegistration(generation: UInt32, identity: ObjectIdentifier) {
-        guard let registration = byIdentity[identity], registration.handle.generation == generation else { return }
+    func removeRegistration(generation: UInt32) {
+        guard let registration = byGeneration[generation] else { return }
         unregister(registration)
     }
 
     /// Sizes of the C table, for tests and the benchmark.
     var tableStats: (liveSlots: Int, slotCapacity: Int, messages: Int, entries: Int) {
+        reclaimReportedDeathsIfAny()
         let stats = table.stats
         return (Int(stats.live_slots), Int(stats.slot_capacity), Int(stats.messages), Int(stats.entries))
     }
 
-    var registrationCount: Int { registrations.count }
+    func holdForTesting(of target: AnyObject) -> Registration.Hold? {
+        liveRegistration(of: target)?.hold
+    }
+
+    var registrationCount: Int {
+        reclaimReportedDeathsIfAny()
+        return registrations.count
+    }
 
     var invariantViolation: Int32 { table.invariantViolation }
 
@@ -202,10 +214,11 @@ public final class DelegateChain {
     private func register(
         _ target: AnyObject, retention: Retention, handlers: [UInt32: AnyHandler], at index: Int?
     ) -> DelegateToken {
+        reclaimReportedDeathsIfAny()
         let registration: Registration
         if let existing = liveRegistration(of: target) {
             registration = existing
-            existing.setRetention(retention, of: target)
+            table.setRetention(of: existing, to: retention, target: target)
             table.replaceResponses(of: existing, with: existing.responses.merging(handlers) { _, new in new })
             if let index {
                 let position = registrations.firstIndex { $0 === existing }!
@@ -221,15 +234,34 @@ public final class DelegateChain {
             table.acquire(registration)
             registrations.insert(registration, at: order.position)
             byIdentity[registration.identity] = registration
+            byGeneration[registration.handle.generation] = registration
         }
-        return DelegateToken(chain: self, generation: registration.handle.generation, identity: registration.identity)
+        return DelegateToken(chain: self, generation: registration.handle.generation)
     }
 
     private func unregister(_ registration: Registration) {
         table.release(registration)
-        if byIdentity[registration.identity] === registration { byIdentity[registration.identity] = nil }
+        forget(registration)
         if let position = position(of: registration) { registrations.remove(at: position) }
         afterMutation()
+    }
+
+    private func forget(_ registration: Registration) {
+        if byIdentity[registration.identity] === registration { byIdentity[registration.identity] = nil }
+        byGeneration[registration.handle.generation] = nil
+    }
+
+    /// Reclaims the registrations whose tracked targets died, as their lifetimes reported.
+    /// - Complexity: O(*d* + *n*) for *d* deaths; nothing searches for the dead targets.
+    @usableFromInline
+    func reclaimReportedDeaths() {
+        for generation in table.inbox.take() {
+            if let registration = byGeneration[generation] { unregister(registration) }
+        }
+    }
+
+    private func reclaimReportedDeathsIfAny() {
+        if table.inbox.hasReports { reclaimReportedDeaths() }
     }
 
     private func position(of registration: Registration) -> Int? {
@@ -286,7 +318,7 @@ public final class DelegateChain {
                 continue
             }
             table.release(registration)
-            if byIdentity[registration.identity] === registration { byIdentity[registration.identity] = nil }
+            forget(registration)
         }
         registrations = kept
         sweepThreshold = max(16, kept.count * 2)

@@ -5,17 +5,15 @@
 public final class DelegateToken {
     private weak var chain: DelegateChain?
     private let generation: UInt32
-    private let identity: ObjectIdentifier
 
-    init(chain: DelegateChain, generation: UInt32, identity: ObjectIdentifier) {
+    init(chain: DelegateChain, generation: UInt32) {
         self.chain = chain
         self.generation = generation
-        self.identity = identity
     }
 
     /// Removes the target this token registered, if it is still in the chain.
     public func cancel() {
-        chain?.removeRegistration(generation: generation, identity: identity)
+        chain?.removeRegistration(generation: generation)
         chain = nil
     }
 }

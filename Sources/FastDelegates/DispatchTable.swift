@@ -7,26 +7,41 @@ import CDispatchTable
 // - Each acquired C slot holds one +1 retain of its `Registration` (taken in `acquire`, given
 //   back in `release` or deinit). A registration released while a dispatch is inside is also
 //   parked in `graveyard` until the outermost dispatch leaves, so a running handler's
-//   registration, handler and strong target stay alive.
+//   registration, handler and target stay alive.
 // - An entry's handler pointer is unretained: the registration's `responses` keeps the handler
 //   alive, and a handler replaced during a dispatch is parked in `graveyard` too.
-// - A registration's strong target is held as `Unmanaged` with one +1 retain, so the hot path
-//   can call it without retaining it again.
+// - A registration holds its target in one of three ways, mirrored into its C slot:
+//   `.weak`: a Swift weak reference (slot kind INDIRECT: the hot path goes through the
+//   registration); `.strong`: one +1 strong retain (slot kind STRONG: the hot path calls the
+//   slot's unretained pointer as is); `.tracked`: one +1 unowned retain, which keeps the
+//   object's memory but not the object alive (slot kind TRACKED: the hot path takes a strong
+//   reference with `swift_tryRetain` for each call, which fails once deinit has started, and
+//   releases it after the call).
 
 /// One target in a chain: how it is held, what it answers and where its C slot is.
 @usableFromInline
 final class Registration {
+    enum Hold {
+        case weak, strong, tracked
+    }
+
     /// The identity of the target it was made for (valid while the target lives).
     let identity: ObjectIdentifier
 
+    /// The target, in the `.weak` hold only (a weak reference costs the target its inline
+    /// reference count, so the other holds never take one).
     @usableFromInline @exclusivity(unchecked)
     weak var weakTarget: AnyObject?
 
-    /// The target with one retain owned by this registration, when retention is `.strong`.
-    @usableFromInline @exclusivity(unchecked)
-    var strongTarget: Unmanaged<AnyObject>?
+    /// The target's address, with one strong (`.strong`) or unowned (`.tracked`) reference
+    /// owned by this registration.
+    private(set) var heldTarget: UnsafeMutableRawPointer?
+    private(set) var hold = Hold.weak
 
-    /// Set by a dispatch that found the weak target gone.
+    /// The target's lifetime, while the registration is joined to it (`.tracked`).
+    weak var lifetime: DelegateLifetime?
+
+    /// Set by a dispatch that found the target gone.
     @usableFromInline @exclusivity(unchecked)
     var isDead = false
 
@@ -36,40 +51,64 @@ final class Registration {
 
     init(target: AnyObject, retention: Retention, responses: [UInt32: AnyHandler], order: UInt64) {
         identity = ObjectIdentifier(target)
-        weakTarget = target
         self.responses = responses
         self.order = order
         setRetention(retention, of: target)
     }
 
     deinit {
-        strongTarget?.release()
+        releaseHeldTarget()
     }
 
-    /// Holds `target` (this registration's target) weakly or with a strong retain.
+    /// Holds `target` (this registration's target) as `retention` asks: weakly, or tracked when
+    /// the target tracks its lifetime, or with a strong retain.
     func setRetention(_ retention: Retention, of target: AnyObject) {
-        let wanted: Unmanaged<AnyObject>? = retention == .strong ? .passRetained(target) : nil
-        strongTarget?.release()
-        strongTarget = wanted
-    }
-
-    var retention: Retention { strongTarget == nil ? .weak : .strong }
-
-    /// The target, if it is still alive.
-    var target: AnyObject? {
-        if let strongTarget { return strongTarget.takeUnretainedValue() }
-        return weakTarget
-    }
-
-    /// Calls `body` with the live target, without an extra retain for a strongly held one;
-    /// nil if the target is gone.
-    @inlinable @inline(__always)
-    func withTarget<Result>(_ body: (AnyObject) -> Result) -> Result? {
-        if let strongTarget {
-            return strongTarget._withUnsafeGuaranteedRef(body)
+        let wanted: Hold = retention == .strong ? .strong : (target is DelegateLifetimeTracking ? .tracked : .weak)
+        guard wanted != hold || (hold == .weak && weakTarget == nil) else { return }
+        let pointer = Unmanaged.passUnretained(target).toOpaque()
+        switch wanted {
+        case .strong: _ = Unmanaged.passRetained(target)
+        case .tracked: cdt_swift_unowned_retain(pointer)
+        case .weak: weakTarget = target
         }
-        guard let target = weakTarget else { return nil }
-        return body(target)
+        releaseHeldTarget()
+        hold = wanted
+        heldTarget = wanted == .weak ? nil : pointer
+    }
+
+    private func releaseHeldTarget() {
+        guard let heldTarget else { return }
+        switch hold {
+        case .strong: Unmanaged<AnyObject>.fromOpaque(heldTarget).release()
+        case .tracked: cdt_swift_unowned_release(heldTarget)
+        case .weak: break
+        }
+        self.heldTarget = nil
+    }
+
+    var retention: Retention { hold == .strong ? .strong : .weak }
+
+    /// How the hot path reaches the target.
+    var targetKind: cdt_target_kind {
+        switch hold {
+        case .weak: CDT_TARGET_INDIRECT
+        case .strong: CDT_TARGET_STRONG
+        case .tracked: CDT_TARGET_TRACKED
+        }
+    }
+
+    /// The target, if it is still alive (and not deinitializing).
+    var target: AnyObject? {
+        switch hold {
+        case .weak:
+            return weakTarget
+        case .strong:
+            return Unmanaged<AnyObject>.fromOpaque(heldTarget.unsafelyUnwrapped).takeUnretainedValue()
+        case .tracked:
+            let pointer = heldTarget.unsafelyUnwrapped
+            guard cdt_swift_try_retain(pointer) else { return nil }
+            return Unmanaged<AnyObject>.fromOpaque(pointer).takeRetainedValue()
+        }
     }
 }
 
@@ -113,8 +152,33 @@ final class DispatchTable {
             fatalError("FastDelegates: out of memory adding a target")
         }
         registration.handle = handle
+        syncTarget(of: registration)
         for (message, handler) in registration.responses {
             insertEntry(registration, message: message, handler: handler)
+        }
+    }
+
+    /// Where lifetimes post the deaths of tracked targets.
+    @usableFromInline
+    let inbox = DeathInbox()
+
+    /// Changes how `registration` holds its target (`target`).
+    func setRetention(of registration: Registration, to retention: Retention, target: AnyObject) {
+        if isDispatching, registration.hold != .weak, let held = registration.target { park(held) }
+        registration.setRetention(retention, of: target)
+        syncTarget(of: registration)
+    }
+
+    /// Mirrors the registration's hold into its C slot, and joins or leaves its target's lifetime.
+    private func syncTarget(of registration: Registration) {
+        cdt_chain_set_target(chain, registration.handle, registration.heldTarget, registration.targetKind)
+        if registration.hold == .tracked, registration.lifetime == nil,
+           let target = registration.target as? DelegateLifetimeTracking {
+            registration.lifetime = target.delegateLifetime
+            target.delegateLifetime.join(inbox, generation: registration.handle.generation)
+        } else if registration.hold != .tracked, let lifetime = registration.lifetime {
+            lifetime.leave(inbox, generation: registration.handle.generation)
+            registration.lifetime = nil
         }
     }
 
@@ -122,6 +186,8 @@ final class DispatchTable {
     func release(_ registration: Registration) {
         let messages = Array(registration.responses.keys)
         guard let object = cdt_chain_release(chain, registration.handle, messages, messages.count) else { return }
+        registration.lifetime?.leave(inbox, generation: registration.handle.generation)
+        registration.lifetime = nil
         if isDispatching { park(registration) }
         Unmanaged<Registration>.fromOpaque(object).release()
     }
@@ -223,9 +289,25 @@ final class DispatchTable {
             guard slot.generation == entry.generation else { continue }
             let registration = Unmanaged<Registration>.fromOpaque(slot.object.unsafelyUnwrapped)
             let handler = Unmanaged<Handler<Input, Output>>.fromOpaque(entry.handler.unsafelyUnwrapped)
-            let outcome = registration._withUnsafeGuaranteedRef { registration in
-                registration.withTarget { target in
+            let outcome: Bool?
+            if slot.kind == CDT_TARGET_STRONG.rawValue {
+                outcome = Unmanaged<AnyObject>.fromOpaque(slot.target.unsafelyUnwrapped)._withUnsafeGuaranteedRef { target in
                     handler._withUnsafeGuaranteedRef { body(target, $0) }
+                }
+            } else if slot.kind == CDT_TARGET_TRACKED.rawValue {
+                let pointer = slot.target.unsafelyUnwrapped
+                if cdt_swift_try_retain(pointer) {
+                    outcome = Unmanaged<AnyObject>.fromOpaque(pointer)._withUnsafeGuaranteedRef { target in
+                        handler._withUnsafeGuaranteedRef { body(target, $0) }
+                    }
+                    cdt_swift_release(pointer)
+                } else {
+                    outcome = nil
+                }
+            } else {
+                outcome = registration._withUnsafeGuaranteedRef { registration -> Bool? in
+                    guard let target = registration.weakTarget else { return nil }
+                    return handler._withUnsafeGuaranteedRef { body(target, $0) }
                 }
             }
             guard let outcome else {
