@@ -71,26 +71,34 @@ struct FastDelegatesBench: ParsableCommand {
             : HarnessSettings.normal(seed: seed, countAllocations: counting)
         let harness = Harness(settings: settings)
 
-        var plan: [(Scenario, Int)] = []
+        // Each group is measured interleaved; the lookup sizes form one group so they compare
+        // under the same noise.
+        var plan: [([Scenario], Int)] = []
         for scenario in [Scenario.tick, .first, .responds] {
-            for n in targetCounts ?? [] { plan.append((scenario, n)) }
+            for n in targetCounts ?? [] { plan.append(([scenario], n)) }
         }
-        for messages in [1, 100, 10_000] { plan.append((.lookup(messages: messages), 1)) }
-        for n in targetCounts ?? [] { plan.append((.churn, n)) }
+        plan.append(([1, 100, 10_000].map { Scenario.lookup(messages: $0) }, 1))
+        for n in targetCounts ?? [] { plan.append(([.churn], n)) }
 
         var measurements: [Measurement] = []
-        for (index, (scenario, n)) in plan.enumerated() {
-            let variants = allVariants.filter { selected(scenario: scenario, variant: $0.name) }
-            guard !variants.isEmpty else { continue }
-            Progress.update("[\(index + 1)/\(plan.count)] \(scenario), \(n) target\(n == 1 ? "" : "s")")
-            measurements += harness.measure(scenario, targets: n, variants: variants)
+        for (index, (scenarios, n)) in plan.enumerated() {
+            let chosen = scenarios.filter { scenario in
+                allVariants.contains { selected(scenario: scenario, variant: $0.name) }
+            }
+            guard !chosen.isEmpty else { continue }
+            let names = chosen.map(\.description).joined(separator: ", ")
+            Progress.update("[\(index + 1)/\(plan.count)] \(names), \(n) target\(n == 1 ? "" : "s")")
+            measurements += harness.measure(chosen, targets: n, variants: allVariants) {
+                selected(scenario: $0, variant: $1.name)
+            }
         }
         Progress.finish()
+        measurements.sort { order(of: $0).lexicographicallyPrecedes(order(of: $1)) }
 
         let rows = ResultRow.rows(measurements)
         let report: String
         switch format {
-        case .table: report = Table.render(rows)
+        case .table: report = Table.render(rows) + "\n" + Bars.render(rows)
         case .json: report = try JSON.render(rows)
         case .csv: report = CSV.render(rows)
         }
@@ -111,7 +119,18 @@ struct FastDelegatesBench: ParsableCommand {
         Progress.note("all \(measurements.count) checksums verified")
     }
 
+    /// Report order: the plan's scenario order, then target count, then variant order.
+    func order(of m: Measurement) -> [Int] {
+        let scenarios = ["tick", "first", "responds", "lookup-1", "lookup-100", "lookup-10000", "churn"]
+        return [scenarios.firstIndex(of: m.scenario) ?? 99, m.targets,
+                allVariants.firstIndex { $0.name == m.variant } ?? 99]
+    }
+
     func selected(scenario: Scenario, variant: String) -> Bool {
+        selected(scenario: scenario.description, variant: variant)
+    }
+
+    func selected(scenario: String, variant: String) -> Bool {
         guard let filter, !filter.isEmpty else { return true }
         return "\(scenario)/\(variant)".contains(filter)
     }

@@ -14,7 +14,7 @@ struct HarnessSettings {
     var seed: UInt64
 
     static func normal(seed: UInt64, countAllocations: Bool) -> HarnessSettings {
-        HarnessSettings(samples: 41, warmupSamples: 3, sampleNanoseconds: 4_000_000,
+        HarnessSettings(samples: 61, warmupSamples: 3, sampleNanoseconds: 2_000_000,
                         allocationDispatches: 2_000, countAllocations: countAllocations, seed: seed)
     }
 
@@ -55,6 +55,7 @@ struct Harness {
     /// A runner with its bookkeeping: the values it was sent, so its checksum can be verified.
     private final class Tracked {
         let variant: Variant
+        let scenario: Scenario
         let runner: Runner
         var batch = 1
         var cursor = 0
@@ -62,8 +63,9 @@ struct Harness {
         var valueSum = 0
         let firstValue: Int
 
-        init(variant: Variant, runner: Runner, firstValue: Int) {
+        init(variant: Variant, scenario: Scenario, runner: Runner, firstValue: Int) {
             self.variant = variant
+            self.scenario = scenario
             self.runner = runner
             self.firstValue = firstValue
         }
@@ -86,11 +88,20 @@ struct Harness {
         }
     }
 
-    func measure(_ scenario: Scenario, targets: Int, variants: [Variant]) -> [Measurement] {
+    /// Measures every variant in each of `scenarios` (all interleaved together, so scenarios
+    /// that are compared with each other, like the lookup sizes, share the same noise).
+    func measure(
+        _ scenarios: [Scenario], targets: Int, variants: [Variant],
+        including include: (Scenario, Variant) -> Bool = { _, _ in true }
+    ) -> [Measurement] {
         var random = SplitMix64(seed: settings.seed ^ UInt64(truncatingIfNeeded: targets &* 7919))
-        let tracked = variants.compactMap { variant -> Tracked? in
-            guard let runner = variant.make(scenario, targets) else { return nil }
-            return Tracked(variant: variant, runner: runner, firstValue: Int(random.next() % 1_000_000))
+        var tracked: [Tracked] = []
+        for scenario in scenarios {
+            for variant in variants where include(scenario, variant) {
+                guard let runner = variant.make(scenario, targets) else { continue }
+                tracked.append(Tracked(variant: variant, scenario: scenario, runner: runner,
+                                       firstValue: Int(random.next() % 1_000_000)))
+            }
         }
         guard !tracked.isEmpty else { return [] }
 
@@ -132,10 +143,10 @@ struct Harness {
                 allocations = Double(counted) / Double(count)
             }
             return Measurement(
-                variant: entry.variant.name, scenario: scenario.description, targets: targets,
+                variant: entry.variant.name, scenario: entry.scenario.description, targets: targets,
                 samples: samples[index], allocationsPerDispatch: allocations,
                 checksum: entry.runner.checksum,
-                expectedChecksum: scenario.expectedChecksum(
+                expectedChecksum: entry.scenario.expectedChecksum(
                     targets: targets, breaking: entry.variant.breaking,
                     dispatches: entry.dispatches, valueSum: entry.valueSum))
         }
