@@ -14,7 +14,7 @@ struct HarnessSettings {
     var seed: UInt64
 
     static func normal(seed: UInt64, countAllocations: Bool) -> HarnessSettings {
-        HarnessSettings(samples: 61, warmupSamples: 3, sampleNanoseconds: 2_000_000,
+        HarnessSettings(samples: 101, warmupSamples: 5, sampleNanoseconds: 2_000_000,
                         allocationDispatches: 2_000, countAllocations: countAllocations, seed: seed)
     }
 

@@ -1,7 +1,7 @@
 /// The default, human-readable report: one block per scenario and target count.
 enum Table {
     static func render(_ rows: [ResultRow]) -> String {
-        let header = ["scenario", "N", "variant", "median ns", "p90 ns", "allocs/op", "x fastdelegates-weak"]
+        let header = ["scenario", "N", "variant", "median ns", "p90 ns", "allocs/op", "x fastdelegates-weak", "checksum (verified)"]
         var lines: [[String]] = []
         var previous: (String, Int)?
         for row in rows {
@@ -12,6 +12,7 @@ enum Table {
                 readable(row.median_ns), readable(row.p90_ns),
                 row.allocs_per_dispatch.map { fixed($0, 2) } ?? "n/a",
                 row.ratio_to_fastdelegates.map { fixed($0, 2) + "x" } ?? "-",
+                String(row.checksum),
             ])
         }
         var widths = header.map(\.count)
