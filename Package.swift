@@ -8,6 +8,12 @@ let package = Package(
         .library(name: "FastDelegates", targets: ["FastDelegates"]),
         .executable(name: "fastdelegates-bench", targets: ["fastdelegates-bench"]),
     ],
+    dependencies: [
+        // Benchmark-only dependencies (the library itself depends on nothing).
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+        .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.0"),
+    ],
     targets: [
         // libbsd supplies arc4random to the C core on Linux; Apple platforms have their own.
         .systemLibrary(
@@ -29,9 +35,20 @@ let package = Package(
             name: "FastDelegates",
             dependencies: ["CDispatchTable"]
         ),
+        // A plain-Swift delegate proxy with the same semantics as DelegateChain: a benchmark
+        // variant and a reference model for differential tests. Internal: not a product.
+        .target(
+            name: "PureSwiftProxy"
+        ),
         .executableTarget(
             name: "fastdelegates-bench",
-            dependencies: ["FastDelegates"]
+            dependencies: [
+                "FastDelegates",
+                "PureSwiftProxy",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "OpenCombine", package: "OpenCombine"),
+                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+            ]
         ),
         .testTarget(
             name: "CDispatchTableTests",
@@ -40,6 +57,11 @@ let package = Package(
         .testTarget(
             name: "FastDelegatesTests",
             dependencies: ["FastDelegates", "CDispatchTable"]
+        ),
+        // Smoke test of the benchmark CLI (runs its quick mode) and the pure-Swift proxy's semantics.
+        .testTarget(
+            name: "BenchTests",
+            dependencies: ["PureSwiftProxy", "FastDelegates", "fastdelegates-bench"]
         ),
     ],
     cLanguageStandard: .c11

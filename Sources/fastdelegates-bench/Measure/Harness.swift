@@ -1,0 +1,167 @@
+/// Settings of one benchmark run.
+struct HarnessSettings {
+    /// Timed samples per runner, after warm-up.
+    var samples: Int
+    /// Untimed warm-up samples per runner.
+    var warmupSamples: Int
+    /// The wall time one sample aims for; the batch size of each runner is calibrated to it.
+    var sampleNanoseconds: Double
+    /// Dispatches counted for the allocation figure (at most; fewer for very slow runners).
+    var allocationDispatches: Int
+    /// Whether allocation counting works (see ``AllocationCounter/selfTest()``).
+    var countAllocations: Bool
+    /// Seed of the dispatched values and of the round-robin starting order.
+    var seed: UInt64
+
+    static func normal(seed: UInt64, countAllocations: Bool) -> HarnessSettings {
+        HarnessSettings(samples: 101, warmupSamples: 5, sampleNanoseconds: 2_000_000,
+                        allocationDispatches: 2_000, countAllocations: countAllocations, seed: seed)
+    }
+
+    static func quick(seed: UInt64, countAllocations: Bool) -> HarnessSettings {
+        HarnessSettings(samples: 7, warmupSamples: 1, sampleNanoseconds: 300_000,
+                        allocationDispatches: 200, countAllocations: countAllocations, seed: seed)
+    }
+}
+
+/// The measured figures of one variant in one scenario at one target count.
+struct Measurement {
+    let variant: String
+    let scenario: String
+    let targets: Int
+    /// Nanoseconds per dispatch of each timed sample.
+    let samples: [Double]
+    let allocationsPerDispatch: Double?
+    let checksum: Int
+    let expectedChecksum: Int
+
+    var median: Double { percentile(0.5) }
+    var p90: Double { percentile(0.9) }
+
+    /// Nearest-rank percentile of the samples.
+    func percentile(_ p: Double) -> Double {
+        let sorted = samples.sorted()
+        guard !sorted.isEmpty else { return .nan }
+        let rank = Int((p * Double(sorted.count)).rounded(.up))
+        return sorted[min(max(rank, 1), sorted.count) - 1]
+    }
+}
+
+/// Runs every variant of one scenario and target count, interleaved: each round times one
+/// sample of every runner, in an order rotated each round, so machine noise hits all alike.
+struct Harness {
+    let settings: HarnessSettings
+
+    /// A runner with its bookkeeping: the values it was sent, so its checksum can be verified.
+    private final class Tracked {
+        let variant: Variant
+        let scenario: Scenario
+        let runner: Runner
+        var batch = 1
+        var cursor = 0
+        var dispatches = 0
+        var valueSum = 0
+        let firstValue: Int
+
+        init(variant: Variant, scenario: Scenario, runner: Runner, firstValue: Int) {
+            self.variant = variant
+            self.scenario = scenario
+            self.runner = runner
+            self.firstValue = firstValue
+        }
+
+        /// Runs `count` dispatches and returns the elapsed nanoseconds.
+        func timed(_ count: Int) -> UInt64 {
+            let base = firstValue &+ cursor
+            let start = monotonicNanoseconds()
+            runner.run(count, base: base)
+            let elapsed = monotonicNanoseconds() &- start
+            account(count, base: base)
+            return elapsed
+        }
+
+        func account(_ count: Int, base: Int) {
+            cursor &+= count
+            dispatches &+= count
+            // Σ (base + i) for i in 0..<count; count is far below 2^31, so no overflow before /2.
+            valueSum &+= count &* base &+ (count * (count - 1)) / 2
+        }
+    }
+
+    /// Measures every variant in each of `scenarios` (all interleaved together, so scenarios
+    /// that are compared with each other, like the lookup sizes, share the same noise).
+    func measure(
+        _ scenarios: [Scenario], targets: Int, variants: [Variant],
+        including include: (Scenario, Variant) -> Bool = { _, _ in true }
+    ) -> [Measurement] {
+        var random = SplitMix64(seed: settings.seed ^ UInt64(truncatingIfNeeded: targets &* 7919))
+        var tracked: [Tracked] = []
+        for scenario in scenarios {
+            for variant in variants where include(scenario, variant) {
+                guard let runner = variant.make(scenario, targets) else { continue }
+                tracked.append(Tracked(variant: variant, scenario: scenario, runner: runner,
+                                       firstValue: Int(random.next() % 1_000_000)))
+            }
+        }
+        guard !tracked.isEmpty else { return [] }
+
+        // Calibrate each runner's batch to the sample time.
+        for entry in tracked {
+            var batch = 1
+            while true {
+                let elapsed = Double(entry.timed(batch))
+                if elapsed >= settings.sampleNanoseconds / 8 || batch >= 1 << 24 {
+                    batch = max(1, Int(Double(batch) * settings.sampleNanoseconds / max(elapsed, 1)))
+                    break
+                }
+                batch *= 4
+            }
+            entry.batch = batch
+        }
+
+        var samples = Array(repeating: [Double](), count: tracked.count)
+        let rotation = Int(random.next() % UInt64(tracked.count))
+        for round in 0..<(settings.warmupSamples + settings.samples) {
+            for k in 0..<tracked.count {
+                let index = (k + round + rotation) % tracked.count
+                let entry = tracked[index]
+                let elapsed = entry.timed(entry.batch)
+                if round >= settings.warmupSamples {
+                    samples[index].append(Double(elapsed) / Double(entry.batch))
+                }
+            }
+        }
+
+        return tracked.indices.map { index in
+            let entry = tracked[index]
+            var allocations: Double?
+            if settings.countAllocations {
+                let count = max(1, min(settings.allocationDispatches, entry.batch))
+                let base = entry.firstValue &+ entry.cursor
+                let counted = AllocationCounter.count { entry.runner.run(count, base: base) }
+                entry.account(count, base: base)
+                allocations = Double(counted) / Double(count)
+            }
+            return Measurement(
+                variant: entry.variant.name, scenario: entry.scenario.description, targets: targets,
+                samples: samples[index], allocationsPerDispatch: allocations,
+                checksum: entry.runner.checksum,
+                expectedChecksum: entry.scenario.expectedChecksum(
+                    targets: targets, breaking: entry.variant.breaking,
+                    dispatches: entry.dispatches, valueSum: entry.valueSum))
+        }
+    }
+}
+
+/// A small deterministic generator (SplitMix64) for seeded values.
+struct SplitMix64 {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

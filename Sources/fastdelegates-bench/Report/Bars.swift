@@ -1,0 +1,51 @@
+/// The project's performance bars (issue 4), checked against this run's measurements.
+/// Every figure is computed from the rows; a bar whose inputs were not measured is skipped.
+enum Bars {
+    static func render(_ rows: [ResultRow]) -> String {
+        func median(_ variant: String, _ scenario: String, _ n: Int) -> Double? {
+            rows.first { $0.variant == variant && $0.scenario == scenario && $0.targets == n }?.median_ns
+        }
+        var lines = ["performance bars (medians from this run; ratio = first / second):"]
+        func bar(_ label: String, _ numerator: Double?, _ denominator: Double?, atMost limit: Double) {
+            guard let numerator, let denominator, denominator > 0 else { return }
+            let ratio = numerator / denominator
+            lines.append("  \(ratio <= limit ? "MET   " : "MISSED") \(label): \(fixed(ratio, 2))x (bar <= \(fixed(limit, 2))x)")
+        }
+        func bar(_ label: String, _ numerator: Double?, _ denominator: Double?, atLeast limit: Double) {
+            guard let numerator, let denominator, denominator > 0 else { return }
+            let ratio = numerator / denominator
+            lines.append("  \(ratio >= limit ? "MET   " : "MISSED") \(label): \(fixed(ratio, 2))x (bar >= \(fixed(limit, 2))x)")
+        }
+        let ns = Array(Set(rows.map(\.targets))).sorted()
+        for n in ns where n >= 4 {
+            bar("tick N=\(n) fastdelegates-weak / handwritten-weak-var",
+                median("fastdelegates-weak", "tick", n), median("handwritten-weak-var", "tick", n), atMost: 1.2)
+        }
+        for n in ns {
+            bar("tick N=\(n) fastdelegates-strong / strong-array",
+                median("fastdelegates-strong", "tick", n), median("strong-array", "tick", n), atMost: 1.5)
+        }
+        for n in ns where n <= 4 {
+            for other in ["pure-swift-proxy", "naive-weak-multicast"] {
+                bar("tick N=\(n) \(other) / fastdelegates-weak",
+                    median(other, "tick", n), median("fastdelegates-weak", "tick", n), atLeast: 2)
+            }
+        }
+        for n in ns {
+            bar("tick N=\(n) notificationcenter / fastdelegates-weak",
+                median("notificationcenter", "tick", n), median("fastdelegates-weak", "tick", n), atLeast: 20)
+            bar("tick N=\(n) opencombine / fastdelegates-weak",
+                median("opencombine", "tick", n), median("fastdelegates-weak", "tick", n), atLeast: 10)
+        }
+        bar("lookup fastdelegates-weak 10,000 messages / 1 message",
+            median("fastdelegates-weak", "lookup-10000", 1), median("fastdelegates-weak", "lookup-1", 1), atMost: 1.2)
+        let allocating = rows.filter {
+            $0.variant.hasPrefix("fastdelegates") && $0.scenario != "churn" && ($0.allocs_per_dispatch ?? 0) > 0
+        }
+        if rows.contains(where: { $0.variant.hasPrefix("fastdelegates") && $0.allocs_per_dispatch != nil }) {
+            lines.append("  \(allocating.isEmpty ? "MET   " : "MISSED") 0 allocations per dispatch for FastDelegates "
+                + "(tick, first, responds, lookup): \(allocating.isEmpty ? "none allocate" : allocating.map { "\($0.scenario)/\($0.variant) N=\($0.targets)" }.joined(separator: ", "))")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

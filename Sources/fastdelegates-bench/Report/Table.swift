@@ -1,0 +1,32 @@
+/// The default, human-readable report: one block per scenario and target count.
+enum Table {
+    static func render(_ rows: [ResultRow]) -> String {
+        let header = ["scenario", "N", "variant", "median ns", "p90 ns", "allocs/op", "x fastdelegates-weak", "checksum (verified)"]
+        var lines: [[String]] = []
+        var previous: (String, Int)?
+        for row in rows {
+            if let previous, previous != (row.scenario, row.targets) { lines.append([]) }
+            previous = (row.scenario, row.targets)
+            lines.append([
+                row.scenario, String(row.targets), row.variant,
+                readable(row.median_ns), readable(row.p90_ns),
+                row.allocs_per_dispatch.map { fixed($0, 2) } ?? "n/a",
+                row.ratio_to_fastdelegates.map { fixed($0, 2) + "x" } ?? "-",
+                String(row.checksum),
+            ])
+        }
+        var widths = header.map(\.count)
+        for line in lines {
+            for (index, cell) in line.enumerated() { widths[index] = max(widths[index], cell.count) }
+        }
+        func format(_ cells: [String]) -> String {
+            cells.enumerated().map { index, cell in
+                let pad = String(repeating: " ", count: widths[index] - cell.count)
+                return index < 3 ? cell + pad : pad + cell  // text left, numbers right
+            }.joined(separator: "  ")
+        }
+        var out = [format(header), widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")]
+        for line in lines { out.append(line.isEmpty ? "" : format(line)) }
+        return out.joined(separator: "\n") + "\n"
+    }
+}

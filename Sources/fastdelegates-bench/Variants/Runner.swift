@@ -1,0 +1,34 @@
+/// One variant set up for one scenario and target count. `run` is the measured work.
+protocol Runner: AnyObject {
+    /// Performs `count` dispatches with the values `base`, `base &+ 1`, …
+    func run(_ count: Int, base: Int)
+    /// What the work produced so far (target sums, answers, or true counts).
+    var checksum: Int { get }
+}
+
+/// A way of multiplexing delegate messages, benchmarked against the others.
+struct Variant: Sendable {
+    /// Stable name used in reports and by `--filter`.
+    let name: String
+    /// Whether a void message reaches only the first responder.
+    var breaking = false
+    /// Builds a runner for a scenario and target count, or nil if the variant does not take part.
+    let make: @Sendable (Scenario, Int) -> Runner?
+}
+
+/// Every variant, in report order. The first is the baseline of every ratio.
+let allVariants: [Variant] = [
+    FastDelegatesVariant.variant(retention: .weak, mode: .nonBreaking),
+    FastDelegatesVariant.variant(retention: .strong, mode: .nonBreaking),
+    FastDelegatesVariant.variant(retention: .weak, mode: .breaking),
+    FastDelegatesVariant.variant(retention: .strong, mode: .breaking),
+    PureSwiftProxyVariant.variant,
+    HandWrittenWeakVariant.variant,
+    StrongArrayVariant.variant,
+    NaiveMulticastVariant.variant,
+    NotificationCenterVariant.variant,
+    OpenCombineVariant.variant,
+]
+
+/// The name of the baseline variant: FastDelegates, weak, non-breaking.
+let baselineVariantName = "fastdelegates-weak"

@@ -1,0 +1,34 @@
+/// What a sample measures. Every scenario's work is checked against a computed checksum.
+enum Scenario: Hashable, Sendable, CustomStringConvertible {
+    /// `send(tick, v)`: the void message to every target (or the first, in breaking mode).
+    case tick
+    /// `send(first, v)`: the first responder's answer.
+    case first
+    /// `responds(to: tick)`.
+    case responds
+    /// One tick to 1 target on a chain where `messages` distinct messages are registered.
+    case lookup(messages: Int)
+    /// Per step: one target removed or dropped (dies), one added, then one tick to all.
+    case churn
+
+    var description: String {
+        switch self {
+        case .tick: "tick"
+        case .first: "first"
+        case .responds: "responds"
+        case .lookup(let messages): "lookup-\(messages)"
+        case .churn: "churn"
+        }
+    }
+
+    /// The checksum a correct variant must produce after `dispatches` dispatches with values
+    /// summing to `valueSum`, on `targets` targets.
+    func expectedChecksum(targets: Int, breaking: Bool, dispatches: Int, valueSum: Int) -> Int {
+        switch self {
+        case .tick, .churn: (breaking ? 1 : targets) &* valueSum
+        case .first: dispatches &+ valueSum  // one answer of v &+ 1 per query
+        case .responds: dispatches  // counts true answers
+        case .lookup: valueSum
+        }
+    }
+}

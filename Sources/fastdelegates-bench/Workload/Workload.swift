@@ -1,0 +1,73 @@
+import FastDelegates
+
+/// The two messages every variant dispatches.
+enum Bench {
+    /// The void "scroll tick": each target adds the value into its own sum.
+    static let tick = Message<Int, Void>("scrollViewDidScroll:")
+    /// The non-void "first responder" query: a target answers `value &+ 1`. Every target answers
+    /// the same, because NotificationCenter and OpenCombine do not promise delivery order; the
+    /// checksum still proves that exactly one answer was taken per query.
+    static let first = Message<Int, Int>("firstResponder:")
+    /// The selector-style names, for variants keyed by string.
+    static let tickName = "scrollViewDidScroll:"
+    static let firstName = "firstResponder:"
+}
+
+/// The protocol a hand-written delegate would declare for the same two messages.
+protocol ScrollDelegate: AnyObject {
+    func scrollTick(_ value: Int)
+    func firstResponder(_ value: Int) -> Int
+}
+
+/// Collects the sums of targets that die, so churn checksums stay verifiable.
+final class Bank {
+    var total = 0
+}
+
+/// The target every variant dispatches to: the same work behind every variant.
+final class BenchTarget: DelegateResponder, ScrollDelegate {
+    /// 1-based position in its chain (for debugging).
+    let id: Int
+    /// The target's checksum of every tick it received.
+    var sum = 0
+    /// Where the sum goes when the target dies (churn only).
+    let bank: Bank?
+
+    init(id: Int, bank: Bank? = nil) {
+        self.id = id
+        self.bank = bank
+    }
+
+    deinit { bank?.total &+= sum }
+
+    static let responses = Responses<BenchTarget>()
+        .on(Bench.tick) { me, value in me.sum &+= value }
+        .on(Bench.first) { _, value in value &+ 1 }
+
+    // Not @inline(never): a protocol call is then one indirect call into the body, as in
+    // hand-written code (the floors must not pay an extra call the library does not).
+    func scrollTick(_ value: Int) { sum &+= value }
+
+    func firstResponder(_ value: Int) -> Int { value &+ 1 }
+
+    /// `n` fresh targets with ids 1...n.
+    static func make(_ n: Int, bank: Bank? = nil) -> [BenchTarget] {
+        (0..<n).map { BenchTarget(id: $0 + 1, bank: bank) }
+    }
+}
+
+/// Keeps a value alive and opaque to the optimizer.
+@inline(never)
+func blackHole<T>(_ value: T) {
+    withExtendedLifetime(value) {}
+}
+
+/// A second conformer of ``ScrollDelegate``. With a single conformer, whole-module optimization
+/// devirtualizes and vectorizes the protocol calls of the strong-array floor, which then measures
+/// no call at all; real delegate protocols have many conformers, so the floors keep one
+/// indirect call per target.
+final class LoggingScrollDelegate: ScrollDelegate {
+    var last = 0
+    func scrollTick(_ value: Int) { last = value }
+    func firstResponder(_ value: Int) -> Int { value }
+}
