@@ -147,7 +147,8 @@ void cdt_chain_remove_entry(cdt_chain *chain, cdt_handle handle, uint32_t messag
 
 /// When more than half of the used slots are free and no dispatch is inside, moves the live
 /// slots down to close the gaps, rewrites the entries and shrinks the slot array. Returns 1
-/// if slot indices changed (the caller re-reads its handles), else 0. O(slots + entries).
+/// if it compacted, so slot indices may have changed (the caller re-reads its handles), else 0.
+/// O(slots + entries).
 int cdt_chain_compact(cdt_chain *chain);
 
 /// Frees the arrays retired by mutations made during dispatches. Call when depth is 0.

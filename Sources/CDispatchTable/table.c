@@ -125,7 +125,7 @@ int cdt_chain_insert_entry(cdt_chain *chain, cdt_handle handle, uint32_t message
         } else {
             if (low) memcpy(entries, bucket->entries, low * sizeof entry);
             entries[low] = entry;
-            memcpy(&entries[low + 1], &bucket->entries[low], (bucket->count - low) * sizeof entry);
+            if (bucket->count > low) memcpy(&entries[low + 1], &bucket->entries[low], (bucket->count - low) * sizeof entry);
         }
         cdt_entries_discard(chain, bucket->entries);
         bucket->entries = entries;

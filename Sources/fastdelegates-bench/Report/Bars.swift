@@ -21,6 +21,10 @@ enum Bars {
             bar("tick N=\(n) fastdelegates-weak / handwritten-weak-var",
                 median("fastdelegates-weak", "tick", n), median("handwritten-weak-var", "tick", n), atMost: 1.2)
         }
+        for n in ns where n >= 4 {
+            bar("tick N=\(n) handwritten-weak-var / fastdelegates-tracked",
+                median("handwritten-weak-var", "tick", n), median("fastdelegates-tracked", "tick", n), atLeast: 3)
+        }
         for n in ns {
             bar("tick N=\(n) fastdelegates-strong / strong-array",
                 median("fastdelegates-strong", "tick", n), median("strong-array", "tick", n), atMost: 1.5)
