@@ -19,6 +19,7 @@
 
 // MARK: - Failure reporting
 
+static int trace; // CDT_FUZZ_TRACE=1 prints every operation (to read a reproduction)
 static unsigned long current_op_index;
 static const char *current_op_name = "setup";
 
@@ -390,19 +391,18 @@ static void op_acquire(reader *r, int bulk) {
     }
 }
 
-static void release_target(reader *r, int t) {
+static void release_target(uint8_t extra, int t) {
     target *tg = &targets[t];
     // The owner lists the messages its target responds to; sometimes more, or repeated.
     uint32_t messages[NMSG * 2];
     size_t count = 0;
-    uint8_t extra = rd_u8(r);
     for (int m = 0; m < NMSG; m++) {
         if (tg->has[m] || (extra & 1 && m % 3 == 0)) messages[count++] = MESSAGES[m];
     }
     if (extra & 2 && count > 0) messages[count++] = messages[0];
     // Shuffle a little so removal order varies.
     if (count > 1) {
-        size_t a = rd_u8(r) % count, b = rd_u8(r) % count;
+        size_t a = (size_t)(extra >> 2) % count, b = (size_t)(extra >> 5) % count;
         uint32_t tmp = messages[a];
         messages[a] = messages[b];
         messages[b] = tmp;
@@ -420,14 +420,15 @@ static void release_target(reader *r, int t) {
 
 static void op_release(reader *r) {
     int t = pick_live(r);
-    if (t >= 0) release_target(r, t);
+    if (t >= 0) release_target(rd_u8(r), t);
 }
 
 static void op_mass_release(reader *r) {
     // Releases a fraction of the live targets: the quickest way to a compactable chain.
     uint8_t keep = rd_u8(r);
+    uint8_t extra = rd_u8(r);
     for (int i = 0; i < MAXT; i++) {
-        if (targets[i].live && ((keep >> (i & 7)) & 1) == 0) release_target(r, i);
+        if (targets[i].live && ((keep >> (i & 7)) & 1) == 0) release_target((uint8_t)(extra + i * 37), i);
     }
 }
 
@@ -574,6 +575,7 @@ static void op_compact(void) {
             seen++;
         }
         CHECK(seen == (uint32_t)live_count, "chain %d: %u live slots after compact, model %d", c, seen, live_count);
+        if (trace) fprintf(stderr, "  chain %d compacted %u -> %u slots\n", c, before_count, chain->slot_count);
     }
 }
 
@@ -742,8 +744,6 @@ static const char *const OP_NAMES[OP_COUNT] = {
     "remove",  "enter",           "leave",   "reclaim",      "compact",      "set-order", "move", "intern",
 };
 
-static int trace; // CDT_FUZZ_TRACE=1 prints every operation (to read a reproduction)
-
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
     (void)argc;
     (void)argv;
@@ -819,7 +819,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     current_op_name = "teardown";
     while (depth > 0) op_leave(&r);
     for (int t = 0; t < MAXT; t++) {
-        if (targets[t].live) release_target(&r, t);
+        if (targets[t].live) release_target((uint8_t)t, t);
     }
     verify_all();
     // Destroy sometimes with retired arrays pending: destroy must free them (LeakSanitizer).
