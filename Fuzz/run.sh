@@ -53,7 +53,7 @@ timeout --signal=KILL "$((SECONDS_TO_RUN + 45))" \
 STATUS=$?
 set -e
 
-grep -E "CHECK FAILED|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error|SUMMARY|Test unit written|^  " "$LOG" | head -40 || true
+grep -E "CHECK FAILED|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error|SUMMARY|Test unit written|^  [a-z]" "$LOG" | head -40 || true
 EXECS="$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$LOG" | awk '{s += $2} END {print s + 0}')"
 echo "executions: $EXECS"
 if [ "$STATUS" -ne 0 ]; then
