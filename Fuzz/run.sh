@@ -54,7 +54,12 @@ STATUS=$?
 set -e
 
 grep -E "CHECK FAILED|ERROR: (AddressSanitizer|LeakSanitizer|libFuzzer)|runtime error|SUMMARY|Test unit written|^  [a-z]" "$LOG" | head -40 || true
-EXECS="$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$LOG" | awk '{s += $2} END {print s + 0}')"
+EXECS="$( { grep -o 'stat::number_of_executed_units: *[0-9]*' "$LOG" || true; } | awk '{s += $2} END {print s + 0}')"
+if [ "$EXECS" = "0" ]; then
+    # -fork mode prints no final stats; take the last progress line ("#N: ...").
+    EXECS="$( { grep -oE '^#[0-9]+' "$LOG" || true; } | tail -1 | tr -d '#')"
+    EXECS="${EXECS:-0}"
+fi
 echo "executions: $EXECS"
 if [ "$STATUS" -ne 0 ]; then
     echo "run.sh: FAILED (fuzzer exit status $STATUS); see $LOG and $ARTIFACTS/" >&2
