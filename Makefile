@@ -5,14 +5,17 @@ SWIFT ?= swift
 CC_CHECK ?= cc
 C_SOURCES := $(wildcard Sources/CDispatchTable/*.c)
 
-.PHONY: bench test deps c-warnings swift-warnings unit-tests
+FUZZ_SECONDS ?= 60
+TIMED = start=$$(date +%s); trap 'echo "[$@] $$(( $$(date +%s) - start ))s"' EXIT;
+
+.PHONY: bench test deps c-warnings swift-warnings unit-tests sanitize-thread sanitize-address fuzz
 
 ## Runs the benchmark CLI (release build).
 bench: deps
 	$(SWIFT) run -c release fastdelegates-bench $(BENCH_ARGS)
 
-## Runs every check CI runs.
-test: deps c-warnings swift-warnings unit-tests
+## Runs every check CI runs: warnings, the tests, the tests under TSan and ASan, and the fuzzer.
+test: deps c-warnings swift-warnings unit-tests sanitize-thread sanitize-address fuzz
 
 deps:
 	@if ! pkg-config --exists libbsd 2>/dev/null && ! dpkg -s libbsd-dev >/dev/null 2>&1; then \
@@ -37,4 +40,17 @@ swift-warnings:
 	@echo "Swift: no warnings"
 
 unit-tests:
-	$(SWIFT) test
+	@$(TIMED) $(SWIFT) test
+
+## The library's tests under ThreadSanitizer (the bench CLI's tests are left to the plain run).
+sanitize-thread:
+	@$(TIMED) $(SWIFT) test --sanitize=thread --scratch-path .build-tsan --skip BenchTests
+
+## The library's tests under AddressSanitizer and LeakSanitizer (XCTest's own leaks suppressed).
+sanitize-address:
+	@$(TIMED) LSAN_OPTIONS=suppressions=$(CURDIR)/.ci/lsan.supp \
+		$(SWIFT) test --sanitize=address --scratch-path .build-asan --skip BenchTests
+
+## The C core's libFuzzer harness against its reference model (FUZZ_SECONDS, default 60).
+fuzz:
+	@$(TIMED) Fuzz/run.sh $(FUZZ_SECONDS)
