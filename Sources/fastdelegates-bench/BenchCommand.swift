@@ -49,6 +49,12 @@ struct FastDelegatesBench: ParsableCommand {
     @Option(help: "Seed of the dispatched values and of the interleaving order.")
     var seed: UInt64 = 1
 
+    @Option(help: ArgumentHelp(
+        "Run exactly this many tick dispatches per selected variant and target count, untimed, "
+            + "then exit: for instruction counts under valgrind --tool=callgrind (scripts/callgrind.sh).",
+        valueName: "dispatches"))
+    var profile: Int?
+
     func validate() throws {
         guard let counts = targetCounts, !counts.isEmpty, counts.allSatisfy({ $0 >= 1 }) else {
             throw ValidationError("--targets takes positive integers separated by commas, e.g. 1,4,16,64")
@@ -61,6 +67,7 @@ struct FastDelegatesBench: ParsableCommand {
     }
 
     func run() throws {
+        if let profile { return try runProfile(dispatches: profile) }
         AllocationCounter.ensurePreloaded()
         let counting = AllocationCounter.selfTest()
         if !counting {
@@ -117,6 +124,27 @@ struct FastDelegatesBench: ParsableCommand {
         }
         if !wrong.isEmpty { throw ExitCode.failure }
         Progress.note("all \(measurements.count) checksums verified")
+    }
+
+    /// Runs `dispatches` ticks (values 0, 1, …) per selected variant and N, and checks them.
+    func runProfile(dispatches: Int) throws {
+        let valueSum = dispatches &* (dispatches &- 1) / 2
+        // A filter naming one variant exactly ("tick/fastdelegates-weak") selects only that one.
+        let exact = allVariants.contains { "tick/\($0.name)" == filter }
+        for variant in allVariants
+        where exact ? "tick/\(variant.name)" == filter : selected(scenario: "tick", variant: variant.name) {
+            for n in targetCounts ?? [] {
+                guard let runner = variant.make(.tick, n) else { continue }
+                runner.run(dispatches, base: 0)
+                let expected = Scenario.tick.expectedChecksum(
+                    targets: n, breaking: variant.breaking, dispatches: dispatches, valueSum: valueSum)
+                print("profile tick/\(variant.name) N=\(n): \(dispatches) dispatches, checksum \(runner.checksum)")
+                if runner.checksum != expected {
+                    Progress.note("CHECKSUM MISMATCH tick/\(variant.name) N=\(n): expected \(expected)")
+                    throw ExitCode.failure
+                }
+            }
+        }
     }
 
     /// Report order: the plan's scenario order, then target count, then variant order.
