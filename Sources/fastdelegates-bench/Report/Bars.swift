@@ -41,6 +41,19 @@ enum Bars {
             bar("tick N=\(n) opencombine / fastdelegates-weak",
                 median("opencombine", "tick", n), median("fastdelegates-weak", "tick", n), atLeast: 10)
         }
+        // The peers hold their observers weakly, so hand-written `weak var` forwarding is the
+        // fastest any weakly holding multiplexer can be: its ratio is the ceiling of the two
+        // bars above. The tracked mode gives the same zeroing semantics without weak loads.
+        for n in ns {
+            for (peer, limit) in [("notificationcenter", 20.0), ("opencombine", 10.0)] {
+                bar("tick N=\(n) \(peer) / fastdelegates-tracked",
+                    median(peer, "tick", n), median("fastdelegates-tracked", "tick", n), atLeast: limit)
+                if let peerMedian = median(peer, "tick", n), let floor = median("handwritten-weak-var", "tick", n), floor > 0 {
+                    lines.append("  info   tick N=\(n) \(peer) / handwritten-weak-var: \(fixed(peerMedian / floor, 2))x "
+                        + "(the ceiling of any weakly holding chain)")
+                }
+            }
+        }
         bar("lookup fastdelegates-weak 10,000 messages / 1 message",
             median("fastdelegates-weak", "lookup-10000", 1), median("fastdelegates-weak", "lookup-1", 1), atMost: 1.2)
         let allocating = rows.filter {
