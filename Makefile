@@ -8,14 +8,14 @@ C_SOURCES := $(wildcard Sources/CDispatchTable/*.c)
 FUZZ_SECONDS ?= 60
 TIMED = start=$$(date +%s); trap 'echo "[$@] $$(( $$(date +%s) - start ))s"' EXIT;
 
-.PHONY: bench test deps c-warnings swift-warnings unit-tests sanitize-thread sanitize-address fuzz
+.PHONY: bench test deps c-warnings swift-warnings unit-tests release-tests sanitize-thread sanitize-address fuzz
 
 ## Runs the benchmark CLI (release build).
 bench: deps
 	$(SWIFT) run -c release fastdelegates-bench $(BENCH_ARGS)
 
-## Runs every check CI runs: warnings, the tests, the tests under TSan and ASan, and the fuzzer.
-test: deps c-warnings swift-warnings unit-tests sanitize-thread sanitize-address fuzz
+## Runs every check CI runs: warnings, the tests (debug and release), under TSan and ASan, and the fuzzer.
+test: deps c-warnings swift-warnings unit-tests release-tests sanitize-thread sanitize-address fuzz
 
 deps:
 	@if ! pkg-config --exists libbsd 2>/dev/null && ! dpkg -s libbsd-dev >/dev/null 2>&1; then \
@@ -41,6 +41,11 @@ swift-warnings:
 
 unit-tests:
 	@$(TIMED) $(SWIFT) test
+
+## The library's tests optimized, as users run it: lifetimes end earlier than in debug builds,
+## which some lifetime bugs need in order to show.
+release-tests:
+	@$(TIMED) $(SWIFT) test -c release -Xswiftc -enable-testing --skip BenchTests
 
 ## The library's tests under ThreadSanitizer (the bench CLI's tests are left to the plain run).
 sanitize-thread:

@@ -113,6 +113,7 @@ struct DelegateChainDispatchTests {
         let answer = proxy.send(Scroll.viewForZooming)
         #expect(answer == .some("view of first"))
         #expect(log.events == ["first.willBeginDragging", "second.willBeginDragging", "first.viewForZooming"])
+        withExtendedLifetime(delegates) {} // held weakly: alive only while the test holds them
     }
 
     @Test func handlersGetTheirTargetTypedWithoutCapturingIt() {

@@ -31,6 +31,7 @@ struct DelegateChainMembershipTests {
         chain.send(Scroll.didScroll, 0)
         #expect(log.events == expected.map { "\($0).didScroll(0)" })
         #expect(chain.invariantViolation == 0)
+        withExtendedLifetime(probes) {} // held weakly: alive only while the test holds them
     }
 
     @Test func aTargetAddedTwiceIsOneTargetWithMergedResponses() {

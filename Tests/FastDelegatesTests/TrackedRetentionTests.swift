@@ -149,6 +149,35 @@ struct TrackedRetentionTests {
         #expect(chain.tableStats.liveSlots == 0)
     }
 
+    /// The deterministic form of the race: while a target's handler runs, another thread drops
+    /// the last owner's reference. The target must stay alive until the handler returns, then
+    /// die on the sending thread.
+    @Test func aLastReleaseOnAnotherThreadDuringTheHandlerWaitsForTheCallToFinish() {
+        let shared = StressShared()
+        let owner = Mutex<HandoffTarget?>(nil)
+        let chain = DelegateChain()
+        do {
+            let target = HandoffTarget(shared: shared) {
+                let released = DispatchSemaphore(value: 0)
+                DispatchQueue.global().async {
+                    _ = owner.withLock { $0.take() } // the last reference outside the chain
+                    released.signal()
+                }
+                released.wait()
+            }
+            chain.add(target)
+            owner.withLock { $0 = target }
+        }
+        #expect(shared.deaths.load(ordering: .acquiring) == 0)
+        chain.send(StressTarget.tick, 1)
+        #expect(shared.calls.load(ordering: .acquiring) == 1)
+        #expect(shared.violations.load(ordering: .acquiring) == 0)
+        #expect(shared.deaths.load(ordering: .acquiring) == 1) // died when the send let go
+        chain.send(StressTarget.tick, 1)
+        #expect(shared.calls.load(ordering: .acquiring) == 1)
+        #expect(chain.registrationCount == 0)
+    }
+
     /// Targets die on one thread (their last release) while another thread sends to them.
     @Test func targetsDyingOnAnotherThreadWhileSendsRunAreNeverCalledDuringOrAfterDeinit() {
         let shared = StressShared()
@@ -230,6 +259,39 @@ final class StressTarget: DelegateResponder, DelegateLifetimeTracking, Sendable 
 
     static let responses = Responses<StressTarget>().on(tick) { me, value in
         me.inHandler.add(1, ordering: .sequentiallyConsistent)
+        if me.deinitStarted.load(ordering: .sequentiallyConsistent) {
+            me.shared.violations.add(1, ordering: .relaxed)
+        }
+        me.shared.calls.add(value, ordering: .relaxed)
+        me.inHandler.subtract(1, ordering: .sequentiallyConsistent)
+    }
+}
+
+/// A target whose handler runs `duringCall` (which lets another thread release it), recording
+/// a violation if its deinit starts while a call is in progress or a call starts after it.
+final class HandoffTarget: DelegateResponder, DelegateLifetimeTracking, Sendable {
+    let delegateLifetime = DelegateLifetime()
+    let shared: StressShared
+    let duringCall: @Sendable () -> Void
+    let deinitStarted = Atomic<Bool>(false)
+    let inHandler = Atomic<Int>(0)
+
+    init(shared: StressShared, duringCall: @escaping @Sendable () -> Void) {
+        self.shared = shared
+        self.duringCall = duringCall
+    }
+
+    deinit {
+        deinitStarted.store(true, ordering: .sequentiallyConsistent)
+        if inHandler.load(ordering: .sequentiallyConsistent) != 0 {
+            shared.violations.add(1, ordering: .relaxed)
+        }
+        shared.deaths.add(1, ordering: .relaxed)
+    }
+
+    static let responses = Responses<HandoffTarget>().on(StressTarget.tick) { me, value in
+        me.inHandler.add(1, ordering: .sequentiallyConsistent)
+        me.duringCall()
         if me.deinitStarted.load(ordering: .sequentiallyConsistent) {
             me.shared.violations.add(1, ordering: .relaxed)
         }
