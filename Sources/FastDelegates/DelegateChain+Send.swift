@@ -9,6 +9,7 @@ extension DelegateChain {
     @inlinable
     public func send<Input>(_ message: Message<Input, Void>, _ input: Input) {
         if table.inbox.hasReports { reclaimReportedDeaths() }
+        if let observers { observers.notify(message, input) }
         let breaking = mode == .breaking
         _ = table.forEachResponder(of: message) { target, handler in
             handler.body(target, input)
@@ -30,6 +31,7 @@ extension DelegateChain {
     @inlinable
     public func send<Input, Output>(_ message: Message<Input, Output>, _ input: Input) -> Output? {
         if table.inbox.hasReports { reclaimReportedDeaths() }
+        if let observers { observers.notify(message, input) }
         var answer: Output?
         _ = table.forEachResponder(of: message) { target, handler in
             answer = handler.body(target, input)
@@ -52,6 +54,23 @@ extension DelegateChain {
         _ message: Message<Input, Output>, _ input: Input, default defaultValue: @autoclosure () -> Output
     ) -> Output {
         send(message, input) ?? defaultValue()
+    }
+
+    /// Calls the live responders of `message` in order with `input`, handing each answer to
+    /// `body`, until `body` returns true (whatever the chain's mode).
+    /// - Returns: whether `body` stopped the walk.
+    /// - Complexity: O(1) expected to find the responders, then one call per responder.
+    @inlinable
+    public func forEachAnswer<Input, Output>(
+        to message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool
+    ) -> Bool {
+        if table.inbox.hasReports { reclaimReportedDeaths() }
+        if let observers { observers.notify(message, input) }
+        let stopped = table.forEachResponder(of: message) { target, handler in
+            body(handler.body(target, input))
+        }
+        if table.needsCleanup, !table.isDispatching { finishDispatch() }
+        return stopped
     }
 
     /// Whether some live target answers `message`.

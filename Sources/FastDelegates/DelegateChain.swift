@@ -31,7 +31,7 @@ public enum Retention: Sendable, Hashable {
 ///
 /// A chain is not thread-safe: use it from one thread or actor at a time (it is not `Sendable`).
 /// Handlers run synchronously on the sending thread.
-public final class DelegateChain {
+public final class DelegateChain: MessageDispatching {
     /// Whether a void message stops at its first responder.
     public enum Mode: Sendable, Hashable {
         /// A void message reaches every live responder, in order.
@@ -51,6 +51,11 @@ public final class DelegateChain {
     private var byIdentity: [ObjectIdentifier: Registration] = [:]
     private var byGeneration: [UInt32: Registration] = [:]
     private var sweepThreshold = 16
+
+    /// The streams observing this chain's sends; nil while nobody observes, so a send pays one
+    /// nil check for observation.
+    @usableFromInline
+    var observers: MessageObservers?
 
     private static let orderStep: UInt64 = 1 << 24
 
@@ -110,6 +115,12 @@ public final class DelegateChain {
         register(target, retention: retention, handlers: build(Target.responses).handlers, at: nil)
     }
 
+    /// Adds `responder`'s target at the end, answering its responses.
+    @discardableResult
+    public func add(_ responder: AnyResponder, retention: Retention = .weak) -> DelegateToken {
+        register(responder.target, retention: retention, handlers: responder.handlers, at: nil)
+    }
+
     /// Inserts `target` so that it becomes the live target at `index` of ``targets``.
     ///
     /// A target already in the chain moves to `index` (counted among the other targets).
@@ -128,6 +139,12 @@ public final class DelegateChain {
         _ target: Target, at index: Int, retention: Retention = .weak
     ) -> DelegateToken {
         register(target, retention: retention, handlers: Target.responses.handlers, at: index)
+    }
+
+    /// Inserts `responder`'s target at `index` of ``targets``, answering its responses.
+    @discardableResult
+    public func insert(_ responder: AnyResponder, at index: Int, retention: Retention = .weak) -> DelegateToken {
+        register(responder.target, retention: retention, handlers: responder.handlers, at: index)
     }
 
     // MARK: - Removing
@@ -168,6 +185,13 @@ public final class DelegateChain {
         return registrations.reduce(0) { $0 + ($1.target == nil ? 0 : 1) }
     }
 
+    /// Whether the chain has no live target.
+    /// - Complexity: O(*n*) when the first targets are dead, else O(1).
+    public var isEmpty: Bool {
+        reclaimReportedDeathsIfAny()
+        return !registrations.contains { $0.target != nil }
+    }
+
     /// Whether `target` is in the chain.
     public func contains(_ target: AnyObject) -> Bool {
         liveRegistration(of: target) != nil
@@ -176,6 +200,29 @@ public final class DelegateChain {
     /// How `target` is held, or nil if it is not in the chain.
     public func retention(of target: AnyObject) -> Retention? {
         liveRegistration(of: target)?.retention
+    }
+
+    // MARK: - Observing
+
+    /// A stream of the input of every send of `message` through this chain, from now on.
+    ///
+    /// This is RxCocoa's `methodInvoked`: the stream sees each send (also one nobody answers),
+    /// before the responders are called, on the sending thread. Observing is not responding:
+    /// it never changes ``responds(to:)``, a breaking-mode stop or an answer. The observer goes
+    /// away when the consuming task ends or the stream is dropped (at the chain's next send),
+    /// and the stream finishes when the chain is gone. Events are buffered as
+    /// `bufferingPolicy` says (by default none is dropped).
+    /// - Complexity: while nothing observes the chain, a send pays one nil check for this.
+    public func invocations<Input: Sendable, Output>(
+        of message: Message<Input, Output>,
+        bufferingPolicy: AsyncStream<Input>.Continuation.BufferingPolicy = .unbounded
+    ) -> AsyncStream<Input> {
+        MessageObservers.stream(of: message, in: &observers, bufferingPolicy: bufferingPolicy)
+    }
+
+    /// How many streams observe `message`.
+    func observerCount<Input, Output>(of message: Message<Input, Output>) -> Int {
+        observers?.count(of: message.id) ?? 0
     }
 
     // MARK: - Internals

@@ -1,0 +1,44 @@
+/// A target together with the messages it answers, its type erased.
+///
+/// Use it where the target's static type is a protocol rather than a class, as with a
+/// host's `delegate` property typed `(any ScrollViewDelegate)?`. Declare the responses once,
+/// in an extension of your delegate protocol, and every conformer (final or not) gets them:
+///
+/// ```swift
+/// protocol ScrollViewDelegate: AnyObject {
+///     func scrollViewDidScroll(_ offset: Double)
+/// }
+/// extension ScrollViewDelegate {
+///     var responder: AnyResponder {
+///         AnyResponder(self, responses: Responses<Self>()
+///             .on(Scroll.didScroll) { me, offset in me.scrollViewDidScroll(offset) })
+///     }
+/// }
+/// chain.add(someDelegate.responder)      // someDelegate: any ScrollViewDelegate
+/// ```
+///
+/// An `AnyResponder` keeps its target alive only while the value exists; a chain it is added
+/// to holds the target as the `retention` of that call says.
+public struct AnyResponder {
+    /// The target that answers.
+    public let target: AnyObject
+
+    @usableFromInline
+    let handlers: [UInt32: AnyHandler]
+
+    /// `target` answering `responses`.
+    public init<Target: AnyObject>(_ target: Target, responses: Responses<Target>) {
+        self.target = target
+        handlers = responses.handlers
+    }
+
+    /// `target` answering its type's ``DelegateResponder/responses``.
+    public init<Target: DelegateResponder>(_ target: Target) {
+        self.init(target, responses: Target.responses)
+    }
+
+    /// Whether the target answers `message`.
+    public func answers<Input, Output>(_ message: Message<Input, Output>) -> Bool {
+        handlers[message.id] != nil
+    }
+}

@@ -1,0 +1,167 @@
+/// A middle man in front of a delegate: it answers the messages it intercepts, and every other
+/// message falls through to the *receiver* with no forwarding code per method.
+///
+/// This is the Swift form of a subclass that makes itself its own delegate, handles a few
+/// messages and hand-forwards the rest to the outer delegate:
+///
+/// ```swift
+/// final class HeaderScrollView {
+///     lazy var delegates = DelegateInterceptor(middleMan: self, interceptions: .init()
+///         .on(Scroll.didScroll) { me, offset, callThrough in
+///             me.stretchHeader(offset)
+///             callThrough(offset)                  // like calling super: the receiver hears it too
+///         })
+///     var delegate: (any ScrollViewDelegate)? {
+///         get { delegates.receiver as? any ScrollViewDelegate }
+///         set { delegates.setReceiver(newValue?.responder) }
+///     }
+/// }
+/// ```
+///
+/// Semantics:
+/// - A message the middle man intercepts goes to the middle man only. Its handler gets a
+///   `callThrough` closure that sends the message (with any input) to the receiver and returns
+///   the receiver's answer, or `nil` if the receiver does not answer, so the handler can use
+///   or alter it.
+/// - Any other message goes to the receiver, as if the middle man were not there.
+/// - ``responds(to:)`` is true if the middle man intercepts the message or the receiver
+///   answers it.
+/// - The receiver can be replaced or cleared at any time, also from inside a handler.
+/// - The middle man is held weakly by default (it usually owns the interceptor), the receiver
+///   weakly unless set with ``Retention/strong``.
+///
+/// Not thread-safe: use an interceptor from one thread or actor at a time.
+public final class DelegateInterceptor<MiddleMan: AnyObject>: MessageDispatching {
+    @usableFromInline
+    let middle = DelegateChain()
+    @usableFromInline
+    let link: ReceiverLink
+
+    @usableFromInline
+    var observers: MessageObservers?
+
+    /// An interceptor with `middleMan` answering `interceptions`, and no receiver yet.
+    public init(middleMan: MiddleMan, retention: Retention = .weak, interceptions: Interceptions<MiddleMan>) {
+        let link = ReceiverLink()
+        self.link = link
+        var responses = Responses<MiddleMan>()
+        responses.handlers = interceptions.makers.mapValues { $0(link) }
+        middle.add(middleMan, retention: retention, responses: responses)
+    }
+
+    /// The middle man, or nil once it has died.
+    public var middleMan: MiddleMan? {
+        middle.targets.first.map { unsafeDowncast($0, to: MiddleMan.self) }
+    }
+
+    /// The receiver, or nil if none is set or it has died.
+    public var receiver: AnyObject? { link.chain.targets.first }
+
+    /// Makes `responder` the receiver, replacing the previous one; `nil` clears it.
+    public func setReceiver(_ responder: AnyResponder?, retention: Retention = .weak) {
+        if let responder {
+            if let current = receiver, current !== responder.target { link.chain.remove(current) }
+            link.chain.add(responder, retention: retention)
+        } else {
+            link.chain.removeAll()
+        }
+    }
+
+    /// Makes `target` the receiver, answering its type's responses.
+    public func setReceiver<Target: DelegateResponder>(_ target: Target, retention: Retention = .weak) {
+        setReceiver(AnyResponder(target), retention: retention)
+    }
+
+    /// Makes `target` the receiver, answering `responses`.
+    public func setReceiver<Target: AnyObject>(
+        _ target: Target, retention: Retention = .weak, responses: Responses<Target>
+    ) {
+        setReceiver(AnyResponder(target, responses: responses), retention: retention)
+    }
+
+    /// Hands `message` to the middle man if it intercepts it, else to the receiver, passing
+    /// the answer to `body`.
+    @inlinable
+    public func forEachAnswer<Input, Output>(
+        to message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool
+    ) -> Bool {
+        if let observers { observers.notify(message, input) }
+        var intercepted = false
+        var stopped = false
+        _ = middle.forEachAnswer(to: message, input) { answer in
+            intercepted = true
+            stopped = body(answer)
+            return true
+        }
+        if intercepted { return stopped }
+        return link.chain.forEachAnswer(to: message, input, body)
+    }
+
+    /// Whether the middle man intercepts `message` or the receiver answers it.
+    public func responds<Input, Output>(to message: Message<Input, Output>) -> Bool {
+        middle.responds(to: message) || link.chain.responds(to: message)
+    }
+
+    /// A stream of the input of every send of `message` through this interceptor, from now on.
+    ///
+    /// Observing is not responding: it never changes ``responds(to:)`` or an answer. The
+    /// observer goes away when the consuming task ends or the stream is dropped, and the
+    /// stream finishes when the interceptor is gone.
+    public func invocations<Input: Sendable, Output>(
+        of message: Message<Input, Output>,
+        bufferingPolicy: AsyncStream<Input>.Continuation.BufferingPolicy = .unbounded
+    ) -> AsyncStream<Input> {
+        MessageObservers.stream(of: message, in: &observers, bufferingPolicy: bufferingPolicy)
+    }
+}
+
+@available(*, unavailable, message: "DelegateInterceptor is not thread-safe; confine it to one thread or actor")
+extension DelegateInterceptor: Sendable {}
+
+/// The messages a middle man intercepts, each with a handler that may call through to the
+/// receiver.
+public struct Interceptions<MiddleMan: AnyObject>: Sendable {
+    @usableFromInline
+    var makers: [UInt32: @Sendable (ReceiverLink) -> AnyHandler] = [:]
+
+    /// Intercepts nothing yet.
+    public init() {}
+
+    /// These interceptions plus `handler` intercepting `message`.
+    ///
+    /// The handler receives the middle man, the input and `callThrough`, which sends the
+    /// message on to the receiver with the input it is given and returns the receiver's
+    /// answer (`nil` if the receiver does not answer). Not calling it keeps the message from
+    /// the receiver.
+    @inlinable
+    public func on<Input, Output>(
+        _ message: Message<Input, Output>,
+        _ handler: @escaping @Sendable (MiddleMan, Input, _ callThrough: (Input) -> Output?) -> Output
+    ) -> Interceptions<MiddleMan> {
+        var copy = self
+        copy.makers[message.id] = { link in
+            Handler<Input, Output> { target, input in
+                // Sound: the only target of the middle chain is the `MiddleMan` it was made for.
+                handler(unsafeDowncast(target, to: MiddleMan.self), input) { forwarded in
+                    link.chain.send(message, forwarded)
+                }
+            }
+        }
+        return copy
+    }
+
+    /// Whether these interceptions handle `message`.
+    public func intercepts<Input, Output>(_ message: Message<Input, Output>) -> Bool {
+        makers[message.id] != nil
+    }
+}
+
+/// The receiver side of an interceptor, reachable from the middle man's handlers.
+/// Used only on the interceptor's thread.
+@usableFromInline
+final class ReceiverLink: @unchecked Sendable {
+    @usableFromInline
+    let chain = DelegateChain()
+
+    init() {}
+}

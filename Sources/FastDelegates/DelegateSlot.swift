@@ -1,0 +1,145 @@
+/// A host's delegate slot: one replaceable *primary* delegate and any number of *secondary*
+/// listeners, which never displace each other.
+///
+/// A host type (a scroll view, say) owns a slot and exposes its primary as its `delegate`
+/// property; other objects attach as secondaries to hear the same messages:
+///
+/// ```swift
+/// final class ScrollView {
+///     let delegates = DelegateSlot()
+///     var delegate: (any ScrollViewDelegate)? {
+///         get { delegates.primary as? any ScrollViewDelegate }
+///         set { delegates.setPrimary(newValue?.responder) }
+///     }
+///     func didScroll(to offset: Double) { delegates.send(Scroll.didScroll, offset) }
+/// }
+/// let token = scrollView.delegates.attach(analytics)   // the primary is untouched
+/// scrollView.delegate = newController                  // and the secondary stays attached
+/// ```
+///
+/// Semantics:
+/// - The primary answers first. A void message then reaches every live secondary in attach
+///   order; a message with an answer returns the primary's answer if it responds, else the
+///   first responding secondary's (or `nil`, or the caller's default).
+/// - Setting, replacing or clearing the primary never touches the secondaries, and attaching
+///   or detaching a secondary never touches the primary (the flaw of the Objective-C
+///   `secondaryDelegate` proxy, which a later `delegate =` silently dropped, is gone).
+/// - Targets are held weakly unless added with ``Retention/strong``, as in a ``DelegateChain``,
+///   and handlers may change the slot while it dispatches with the same rules.
+///
+/// Not thread-safe: use a slot from one thread or actor at a time.
+public final class DelegateSlot: MessageDispatching {
+    @usableFromInline
+    let primaryChain = DelegateChain()
+    @usableFromInline
+    let secondaryChain = DelegateChain()
+
+    @usableFromInline
+    var observers: MessageObservers?
+
+    /// A slot with no primary and no secondaries.
+    public init() {}
+
+    // MARK: - Primary
+
+    /// The primary delegate, or nil if none is set or it has died.
+    public var primary: AnyObject? { primaryChain.targets.first }
+
+    /// Makes `responder` the primary delegate, replacing the previous one; `nil` clears it.
+    /// Secondaries are untouched.
+    public func setPrimary(_ responder: AnyResponder?, retention: Retention = .weak) {
+        if let responder {
+            if let current = primary, current !== responder.target { primaryChain.remove(current) }
+            primaryChain.add(responder, retention: retention)
+        } else {
+            primaryChain.removeAll()
+        }
+    }
+
+    /// Makes `target` the primary delegate, answering its type's responses.
+    public func setPrimary<Target: DelegateResponder>(_ target: Target, retention: Retention = .weak) {
+        setPrimary(AnyResponder(target), retention: retention)
+    }
+
+    /// Makes `target` the primary delegate, answering `responses`.
+    public func setPrimary<Target: AnyObject>(
+        _ target: Target, retention: Retention = .weak, responses: Responses<Target>
+    ) {
+        setPrimary(AnyResponder(target, responses: responses), retention: retention)
+    }
+
+    // MARK: - Secondaries
+
+    /// The live secondaries, in attach order.
+    public var secondaries: [AnyObject] { secondaryChain.targets }
+
+    /// Attaches `responder` as a secondary, after the others.
+    /// - Returns: a token whose ``DelegateToken/cancel()`` detaches it.
+    @discardableResult
+    public func attach(_ responder: AnyResponder, retention: Retention = .weak) -> DelegateToken {
+        secondaryChain.add(responder, retention: retention)
+    }
+
+    /// Attaches `target` as a secondary, answering its type's responses.
+    @discardableResult
+    public func attach<Target: DelegateResponder>(_ target: Target, retention: Retention = .weak) -> DelegateToken {
+        secondaryChain.add(target, retention: retention)
+    }
+
+    /// Attaches `target` as a secondary, answering `responses`.
+    @discardableResult
+    public func attach<Target: AnyObject>(
+        _ target: Target, retention: Retention = .weak, responses: Responses<Target>
+    ) -> DelegateToken {
+        secondaryChain.add(target, retention: retention, responses: responses)
+    }
+
+    /// Attaches `target` as a secondary, answering the responses `build` declares.
+    @discardableResult
+    public func attach<Target: AnyObject>(
+        _ target: Target, retention: Retention = .weak,
+        _ build: (Responses<Target>) -> Responses<Target>
+    ) -> DelegateToken {
+        secondaryChain.add(target, retention: retention, build)
+    }
+
+    /// Detaches the secondary `target`; it receives nothing more, even from a running send.
+    /// - Returns: whether `target` was attached.
+    @discardableResult
+    public func detach(_ target: AnyObject) -> Bool {
+        secondaryChain.remove(target)
+    }
+
+    // MARK: - Dispatch
+
+    /// Calls the primary, then the secondaries, that answer `message`, handing each answer to
+    /// `body` until it returns true.
+    @inlinable
+    public func forEachAnswer<Input, Output>(
+        to message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool
+    ) -> Bool {
+        if let observers { observers.notify(message, input) }
+        return primaryChain.forEachAnswer(to: message, input, body)
+            || secondaryChain.forEachAnswer(to: message, input, body)
+    }
+
+    /// Whether the primary or some secondary answers `message`.
+    public func responds<Input, Output>(to message: Message<Input, Output>) -> Bool {
+        primaryChain.responds(to: message) || secondaryChain.responds(to: message)
+    }
+
+    /// A stream of the input of every send of `message` through this slot, from now on.
+    ///
+    /// Observing is not responding: it never changes ``responds(to:)`` or an answer. The
+    /// observer goes away when the consuming task ends or the stream is dropped, and the
+    /// stream finishes when the slot is gone.
+    public func invocations<Input: Sendable, Output>(
+        of message: Message<Input, Output>,
+        bufferingPolicy: AsyncStream<Input>.Continuation.BufferingPolicy = .unbounded
+    ) -> AsyncStream<Input> {
+        MessageObservers.stream(of: message, in: &observers, bufferingPolicy: bufferingPolicy)
+    }
+}
+
+@available(*, unavailable, message: "DelegateSlot is not thread-safe; confine it to one thread or actor")
+extension DelegateSlot: Sendable {}

@@ -1,0 +1,93 @@
+import Testing
+@testable import FastDelegates
+
+/// Seed 001 (a middle man), with no forwarding code per method.
+@Suite("Interceptor: a middle man in front of a replaceable receiver")
+struct DelegateInterceptorTests {
+    final class MiddleMan {
+        let log: Log
+        var passOn = true
+        init(log: Log) { self.log = log }
+    }
+
+    static func interceptions() -> Interceptions<MiddleMan> {
+        Interceptions<MiddleMan>()
+            .on(Scroll.didScroll) { me, offset, callThrough in
+                me.log.record("middle.didScroll(\(offset))")
+                if me.passOn { callThrough(offset * 10) }
+            }
+            .on(Scroll.heightForHeader) { me, section, callThrough in
+                (callThrough(section) ?? 0) + 1      // alters the receiver's answer
+            }
+    }
+
+    @Test func interceptedMessagesReachTheMiddleManAndOthersFallThrough() {
+        let log = Log()
+        let middle = MiddleMan(log: log)
+        let receiver = Probe("receiver", log: log)
+        let interceptor = DelegateInterceptor(middleMan: middle, interceptions: Self.interceptions())
+        interceptor.setReceiver(receiver)
+        interceptor.send(Scroll.didScroll, 1)                       // intercepted, called through
+        interceptor.send(Scroll.willBeginDragging)                  // not intercepted: falls through
+        #expect(interceptor.send(Scroll.viewForZooming) == .some("view of receiver"))
+        #expect(log.events == [
+            "middle.didScroll(1)", "receiver.didScroll(10)", "receiver.willBeginDragging",
+            "receiver.viewForZooming",
+        ])
+        middle.passOn = false
+        interceptor.send(Scroll.didScroll, 2)
+        #expect(log.events.last == "middle.didScroll(2)")
+    }
+
+    @Test func callThroughReturnsTheReceiversAnswerForTheMiddleManToAlter() {
+        let log = Log()
+        let middle = MiddleMan(log: log)
+        let interceptor = DelegateInterceptor(middleMan: middle, interceptions: Self.interceptions())
+        #expect(interceptor.send(Scroll.heightForHeader, 5) == 1)      // no receiver: callThrough is nil
+        let receiver = Probe("receiver", log: log)                     // answers 800 + section
+        interceptor.setReceiver(receiver)
+        #expect(interceptor.send(Scroll.heightForHeader, 5) == 806)
+    }
+
+    @Test func theReceiverIsReplaceableAndRespondsIsMiddleManOrReceiver() {
+        let log = Log()
+        let middle = MiddleMan(log: log)
+        let interceptor = DelegateInterceptor(middleMan: middle, interceptions: Self.interceptions())
+        #expect(interceptor.responds(to: Scroll.didScroll))
+        #expect(!interceptor.responds(to: Scroll.viewForZooming))
+        let first = Probe("first", log: log), second = Plain("second", log: log)
+        interceptor.setReceiver(first)
+        #expect(interceptor.responds(to: Scroll.viewForZooming))
+        interceptor.setReceiver(second, responses: Responses<Plain>().on(Scroll.willBeginDragging) { me in
+            me.log.record("second.willBeginDragging")
+        })
+        #expect(interceptor.receiver === second)
+        #expect(!interceptor.responds(to: Scroll.viewForZooming))
+        interceptor.send(Scroll.willBeginDragging)
+        interceptor.send(Scroll.didScroll, 3)
+        #expect(log.events == ["second.willBeginDragging", "middle.didScroll(3)"])
+        interceptor.setReceiver(nil)
+        #expect(interceptor.receiver == nil)
+        #expect(!interceptor.responds(to: Scroll.willBeginDragging))
+    }
+
+    @Test func theMiddleManIsHeldWeaklySoAHostMayOwnItsInterceptor() {
+        final class Host {
+            let log = Log()
+            var interceptor: DelegateInterceptor<Host>!
+            init() {
+                interceptor = DelegateInterceptor(middleMan: self, interceptions: Interceptions<Host>()
+                    .on(Scroll.willBeginDragging) { me, _, _ in me.log.record("host.willBeginDragging") })
+            }
+        }
+        weak var weakHost: Host?
+        do {
+            let host = Host()
+            weakHost = host
+            host.interceptor.send(Scroll.willBeginDragging)
+            #expect(host.log.events == ["host.willBeginDragging"])
+            #expect(host.interceptor.middleMan === host)
+        }
+        #expect(weakHost == nil)
+    }
+}
