@@ -58,6 +58,11 @@ let package = Package(
             name: "FastDelegatesTests",
             dependencies: ["FastDelegates", "CDispatchTable"]
         ),
+        // Each seed's scenario rebuilt on a small host type, through the public API only.
+        .testTarget(
+            name: "ExamplesTests",
+            dependencies: ["FastDelegates"]
+        ),
         // Smoke test of the benchmark CLI (runs its quick mode) and the pure-Swift proxy's semantics.
         .testTarget(
             name: "BenchTests",

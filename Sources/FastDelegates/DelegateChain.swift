@@ -55,7 +55,7 @@ public final class DelegateChain: MessageDispatching {
     /// The streams observing this chain's sends; nil while nobody observes, so a send pays one
     /// nil check for observation.
     @usableFromInline
-    var observers: MessageObservers?
+    @exclusivity(unchecked) var observers: MessageObservers?
 
     private static let orderStep: UInt64 = 1 << 24
 

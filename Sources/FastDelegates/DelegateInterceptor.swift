@@ -38,7 +38,7 @@ public final class DelegateInterceptor<MiddleMan: AnyObject>: MessageDispatching
     let link: ReceiverLink
 
     @usableFromInline
-    var observers: MessageObservers?
+    @exclusivity(unchecked) var observers: MessageObservers?
 
     /// An interceptor with `middleMan` answering `interceptions`, and no receiver yet.
     public init(middleMan: MiddleMan, retention: Retention = .weak, interceptions: Interceptions<MiddleMan>) {

@@ -35,7 +35,7 @@ public final class DelegateRouter<Key: Hashable>: MessageDispatching {
     var storedKey: Key
 
     @usableFromInline
-    var observers: MessageObservers?
+    @exclusivity(unchecked) var observers: MessageObservers?
 
     /// A router whose current key is `key` until you set ``key``.
     public init(key: Key) {

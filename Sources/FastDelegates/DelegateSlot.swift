@@ -35,7 +35,7 @@ public final class DelegateSlot: MessageDispatching {
     let secondaryChain = DelegateChain()
 
     @usableFromInline
-    var observers: MessageObservers?
+    @exclusivity(unchecked) var observers: MessageObservers?
 
     /// A slot with no primary and no secondaries.
     public init() {}

@@ -61,6 +61,13 @@ extension MessageDispatching {
         send(message, input) ?? defaultValue()
     }
 
+    /// Sends a message with an answer and no input to the first live responder, or returns
+    /// `defaultValue` when no live target answers.
+    @inlinable
+    public func send<Output>(_ message: Message<Void, Output>, default defaultValue: @autoclosure () -> Output) -> Output {
+        send(message, ()) ?? defaultValue()
+    }
+
     /// Sends a message to every live responder (only the first, for
     /// ``AnswerCombination/first``) and combines their answers.
     ///

@@ -2,7 +2,7 @@ import Testing
 @testable import FastDelegates
 
 /// A delegate protocol as users already write one, adopted by final and non-final classes.
-protocol TableViewDelegate: AnyObject {
+protocol TableViewDelegate: AnyObject, SendableMetatype {
     func tableViewDidScroll(_ offset: Int)
     func heightForHeader(inSection section: Int) -> Double
 }
