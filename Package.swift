@@ -13,6 +13,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.0"),
+        // `swift package generate-documentation --target FastDelegates` (DocC).
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
         // libbsd supplies arc4random to the C core on Linux; Apple platforms have their own.
