@@ -56,5 +56,6 @@ struct MiddleManExample {
         scrollView.drag(to: [5])
         #expect(other.log == ["drag", "scroll 5.0"])
         #expect(controller.log.count == 5)
+        withExtendedLifetime(other) {}
     }
 }

@@ -44,5 +44,6 @@ struct SecondaryDelegateExample {
         token.cancel()
         scrollView.drag(to: [0])
         #expect(analytics.drags == 3)
+        withExtendedLifetime((first, second)) {}
     }
 }

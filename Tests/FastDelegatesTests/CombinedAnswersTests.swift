@@ -24,6 +24,7 @@ struct CombinedAnswersTests {
         #expect(!chain.send(Scroll.shouldScrollToTop, combining: .allTrue))
         #expect(chain.send(Scroll.shouldScrollToTop, combining: .anyTrue))
         #expect(log.events == ["yes", "yes2", "yes", "no", "yes2", "yes", "no", "yes2"])
+        withExtendedLifetime((yes, no, yes2)) {}
     }
 
     @Test func allReduceAndFirst() {
@@ -43,6 +44,7 @@ struct CombinedAnswersTests {
             return height >= 30                                     // stop at the first tall one
         }
         #expect(chain.send(Scroll.heightForHeader, 10, combining: custom) == 2)
+        withExtendedLifetime((a, b)) {}
     }
 
     @Test func combiningWorksOnADelegateSlotPrimaryFirst() {

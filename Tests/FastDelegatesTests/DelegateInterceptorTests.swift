@@ -37,6 +37,7 @@ struct DelegateInterceptorTests {
         middle.passOn = false
         interceptor.send(Scroll.didScroll, 2)
         #expect(log.events.last == "middle.didScroll(2)")
+        withExtendedLifetime((middle, receiver)) {}
     }
 
     @Test func callThroughReturnsTheReceiversAnswerForTheMiddleManToAlter() {
@@ -47,6 +48,7 @@ struct DelegateInterceptorTests {
         let receiver = Probe("receiver", log: log)                     // answers 800 + section
         interceptor.setReceiver(receiver)
         #expect(interceptor.send(Scroll.heightForHeader, 5) == 806)
+        withExtendedLifetime((middle, receiver)) {}
     }
 
     @Test func theReceiverIsReplaceableAndRespondsIsMiddleManOrReceiver() {
@@ -69,6 +71,7 @@ struct DelegateInterceptorTests {
         interceptor.setReceiver(nil)
         #expect(interceptor.receiver == nil)
         #expect(!interceptor.responds(to: Scroll.willBeginDragging))
+        withExtendedLifetime((middle, first, second)) {}
     }
 
     @Test func theMiddleManIsHeldWeaklySoAHostMayOwnItsInterceptor() {

@@ -39,6 +39,7 @@ struct DelegateSlotTests {
         slot.send(Scroll.didScroll, 4)
         #expect(log.events.last == "first.didScroll(4)")
         #expect(slot.secondaries.isEmpty)
+        withExtendedLifetime((secondary, first, second)) {}
     }
 
     @Test func anAnswerIsThePrimarysElseTheFirstRespondingSecondarys() {
@@ -59,6 +60,7 @@ struct DelegateSlotTests {
         #expect(!slot.responds(to: Scroll.heightForHeader))
         #expect(slot.send(Scroll.heightForHeader, 2) == nil)
         #expect(slot.send(Scroll.heightForHeader, 2, default: 44) == 44)
+        withExtendedLifetime((quiet, s1, s2, primary)) {}
     }
 
     @Test func thePrimaryIsWeakAndADeadPrimaryIsSkipped() {
@@ -74,6 +76,7 @@ struct DelegateSlotTests {
         slot.attach(secondary)
         slot.send(Scroll.didScroll, 1)
         #expect(log.events == ["secondary.didScroll(1)"])
+        withExtendedLifetime(secondary) {}
     }
 
     @Test func aHandlerMayReplaceThePrimaryDuringASend() {
@@ -98,5 +101,6 @@ struct DelegateSlotTests {
         #expect(log.events == [
             "old.didScroll(1)", "secondary.didScroll(1)", "new.didScroll(2)", "secondary.didScroll(2)",
         ])
+        withExtendedLifetime((old, new, secondary)) {}
     }
 }

@@ -28,6 +28,7 @@ struct ObservationTests {
             if heights.count == 2 { break }
         }
         #expect(heights == [4, 5])
+        withExtendedLifetime((a, b)) {}
     }
 
     @Test func droppingTheStreamRemovesTheObserverAndNothingLeaks() {

@@ -47,6 +47,7 @@ struct ProtocolDelegatesTests {
         #expect(log.events == ["base.didScroll(1)", "detail.didScroll(1)", "analytics.didScroll(1)"])
         #expect(chain.send(Scroll.heightForHeader, 0, combining: .all) == [10, 10, 99])
         #expect(chain.count == 3)
+        withExtendedLifetime(delegates) {} // held weakly: alive only while the test holds them
     }
 
     @Test func aTypedDelegatePropertyOnAHostKeepsSecondaries() {
@@ -68,5 +69,6 @@ struct ProtocolDelegatesTests {
         table.delegate = nil
         table.delegates.send(Scroll.didScroll, 3)
         #expect(log.events == ["detail.didScroll(2)", "analytics.didScroll(2)", "analytics.didScroll(3)"])
+        withExtendedLifetime((analytics, controller)) {}
     }
 }
