@@ -59,12 +59,8 @@ public final class DelegateInterceptor<MiddleMan: AnyObject>: MessageDispatching
 
     /// Makes `responder` the receiver, replacing the previous one; `nil` clears it.
     public func setReceiver(_ responder: AnyResponder?, retention: Retention = .weak) {
-        if let responder {
-            if let current = receiver, current !== responder.target { link.chain.remove(current) }
-            link.chain.add(responder, retention: retention)
-        } else {
-            link.chain.removeAll()
-        }
+        link.chain.removeAll()
+        if let responder { link.chain.add(responder, retention: retention) }
     }
 
     /// Makes `target` the receiver, answering its type's responses.

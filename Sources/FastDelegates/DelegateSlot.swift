@@ -48,12 +48,8 @@ public final class DelegateSlot: MessageDispatching {
     /// Makes `responder` the primary delegate, replacing the previous one; `nil` clears it.
     /// Secondaries are untouched.
     public func setPrimary(_ responder: AnyResponder?, retention: Retention = .weak) {
-        if let responder {
-            if let current = primary, current !== responder.target { primaryChain.remove(current) }
-            primaryChain.add(responder, retention: retention)
-        } else {
-            primaryChain.removeAll()
-        }
+        primaryChain.removeAll()
+        if let responder { primaryChain.add(responder, retention: retention) }
     }
 
     /// Makes `target` the primary delegate, answering its type's responses.

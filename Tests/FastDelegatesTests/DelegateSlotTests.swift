@@ -63,6 +63,21 @@ struct DelegateSlotTests {
         withExtendedLifetime((quiet, s1, s2, primary)) {}
     }
 
+    @Test func settingThePrimaryAgainReplacesWhatItAnswers() {
+        let log = Log()
+        let primary = Plain("p", log: log)
+        let slot = DelegateSlot()
+        slot.setPrimary(primary, responses: .scrolls)
+        slot.setPrimary(primary, responses: Responses<Plain>().on(Scroll.willBeginDragging) { me in
+            me.log.record("p.willBeginDragging")
+        })
+        #expect(!slot.responds(to: Scroll.didScroll))
+        slot.send(Scroll.didScroll, 1)
+        slot.send(Scroll.willBeginDragging)
+        #expect(log.events == ["p.willBeginDragging"])
+        withExtendedLifetime(primary) {}
+    }
+
     @Test func thePrimaryIsWeakAndADeadPrimaryIsSkipped() {
         let log = Log()
         let secondary = Probe("secondary", log: log)
