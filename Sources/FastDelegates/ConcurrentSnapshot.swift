@@ -1,0 +1,283 @@
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// The shared state of a `ConcurrentDelegateChain` and its lock-free read path.
+//
+// Who may touch what:
+// - `ConcurrentRegistration`: `identity`, `id`, `weakTarget` are written in `init` only, so any
+//   thread may read them (a Swift weak load is safe while the object dies on another thread).
+//   `removed` and `inFlight` are atomics. `strongTarget` and `responses` belong to the chain's
+//   mutex: only code holding it reads or writes them.
+// - `ConcurrentSnapshot`: immutable once built; any thread may read it while it holds a strong
+//   reference to it.
+// - `SnapshotCell`: a two-slot "left-right" cell. The writer (under the chain's mutex) fills the
+//   inactive slot and then makes it active; a reader pins the active slot with that slot's
+//   atomic reader counter just long enough to copy out a strong reference (see `pin()`).
+// - The dispatch depth is a per-thread counter (a pthread key holding an integer as its value
+//   pointer: this is the only place with a raw pointer, and it is never dereferenced).
+
+/// One target in a `ConcurrentDelegateChain`.
+@usableFromInline
+final class ConcurrentRegistration: @unchecked Sendable {
+    /// Unique within its chain; what tokens name.
+    let id: UInt64
+    /// The identity of the target it was made for (valid while the target lives).
+    let identity: ObjectIdentifier
+
+    /// The target, weakly. Written in `init` only.
+    @usableFromInline
+    private(set) weak var weakTarget: AnyObject?
+
+    /// Set (under the chain's mutex) when the registration leaves the chain. A dispatch checks it
+    /// right before each call, after announcing the call in `inFlight`.
+    @usableFromInline
+    let removed = Atomic<Bool>(false)
+
+    /// Calls of this registration's handlers running now, on any thread (see
+    /// `ConcurrentDelegateChain.remove(_:)`, which waits for them).
+    @usableFromInline
+    let inFlight = Atomic<Int>(0)
+
+    /// The strong reference that keeps a `.strong` target alive. Guarded by the chain's mutex.
+    var strongTarget: AnyObject?
+    /// What the target answers. Guarded by the chain's mutex.
+    var responses: [UInt32: AnyHandler]
+
+    init(id: UInt64, target: AnyObject, retention: Retention, responses: [UInt32: AnyHandler]) {
+        self.id = id
+        identity = ObjectIdentifier(target)
+        weakTarget = target
+        strongTarget = retention == .strong ? target : nil
+        self.responses = responses
+    }
+
+    /// The target if it is alive. Under the chain's mutex.
+    var target: AnyObject? { strongTarget ?? weakTarget }
+
+    var retention: Retention { strongTarget == nil ? .weak : .strong }
+}
+
+/// One responder of one message in a snapshot: who, with which handler, and (for a `.strong`
+/// registration) the target itself, so the hot path needs no weak load for it.
+@usableFromInline
+struct ConcurrentEntry {
+    @usableFromInline let registration: ConcurrentRegistration
+    @usableFromInline let handler: AnyHandler
+    @usableFromInline let strongTarget: AnyObject?
+}
+
+/// An immutable view of a chain's responders: for each message id, its responders in order.
+///
+/// A small open-addressing table (linear probing, multiplicative hash) maps a message id to a
+/// range of `entries`; 0 marks an empty bucket (interned ids are never 0).
+@usableFromInline
+final class ConcurrentSnapshot: @unchecked Sendable {
+    @usableFromInline let keys: ContiguousArray<UInt32>
+    @usableFromInline let starts: ContiguousArray<Int32>
+    @usableFromInline let ends: ContiguousArray<Int32>
+    @usableFromInline let entries: ContiguousArray<ConcurrentEntry>
+    @usableFromInline let mask: Int
+
+    static let empty = ConcurrentSnapshot(registrations: [])
+
+    /// The responders of `registrations` (in dispatch order) that are not removed.
+    /// - Complexity: O(*e*) for *e* (target, message) pairs.
+    init(registrations: [ConcurrentRegistration]) {
+        var order: [UInt32] = []
+        var lists: [UInt32: [ConcurrentEntry]] = [:]
+        for registration in registrations {
+            let strong = registration.strongTarget
+            // Messages in a stable order (a dictionary's order is not), so snapshots are deterministic.
+            for message in registration.responses.keys.sorted() {
+                let entry = ConcurrentEntry(
+                    registration: registration, handler: registration.responses[message]!, strongTarget: strong)
+                if lists[message] == nil {
+                    order.append(message)
+                    lists[message] = [entry]
+                } else {
+                    lists[message]!.append(entry)
+                }
+            }
+        }
+        var capacity = 2
+        while capacity < order.count * 2 { capacity <<= 1 }
+        var keys = ContiguousArray<UInt32>(repeating: 0, count: capacity)
+        var starts = ContiguousArray<Int32>(repeating: 0, count: capacity)
+        var ends = ContiguousArray<Int32>(repeating: 0, count: capacity)
+        var entries = ContiguousArray<ConcurrentEntry>()
+        entries.reserveCapacity(lists.values.reduce(0) { $0 + $1.count })
+        let mask = capacity - 1
+        for message in order {
+            var bucket = Self.home(of: message, mask: mask)
+            while keys[bucket] != 0 { bucket = (bucket &+ 1) & mask }
+            keys[bucket] = message
+            starts[bucket] = Int32(entries.count)
+            entries.append(contentsOf: lists[message]!)
+            ends[bucket] = Int32(entries.count)
+        }
+        self.keys = keys
+        self.starts = starts
+        self.ends = ends
+        self.entries = entries
+        self.mask = mask
+    }
+
+    @inlinable @inline(__always)
+    static func home(of message: UInt32, mask: Int) -> Int {
+        Int(truncatingIfNeeded: (message &* 0x9E37_79B1) >> 7) & mask
+    }
+
+    /// The range of `entries` answering `message` (empty if none).
+    /// - Complexity: O(1) expected.
+    @inlinable @inline(__always)
+    func responders(of message: UInt32) -> Range<Int> {
+        var bucket = Self.home(of: message, mask: mask)
+        while true {
+            let key = keys[bucket]
+            if key == message { return Int(starts[bucket])..<Int(ends[bucket]) }
+            if key == 0 { return 0..<0 }
+            bucket = (bucket &+ 1) & mask
+        }
+    }
+}
+
+/// The published snapshot of a chain: two slots and a reader counter per slot ("left-right").
+///
+/// Readers never lock and never wait for a writer: `pin()` is two atomic increments/decrements
+/// and a retain. The single writer (serialized by the chain's mutex) only ever overwrites the
+/// *inactive* slot, after its reader counter has drained to zero, so no reader can be loading a
+/// reference that the writer is overwriting or releasing.
+@usableFromInline
+final class SnapshotCell: @unchecked Sendable {
+    @usableFromInline let active = Atomic<Int>(0)
+    @usableFromInline let readers0 = Atomic<Int>(0)
+    @usableFromInline let readers1 = Atomic<Int>(0)
+    // Written only by the writer, only in the inactive slot, only when its counter is zero.
+    @usableFromInline @exclusivity(unchecked) var slot0: ConcurrentSnapshot
+    @usableFromInline @exclusivity(unchecked) var slot1: ConcurrentSnapshot
+
+    init(_ snapshot: ConcurrentSnapshot) {
+        slot0 = snapshot
+        slot1 = snapshot
+    }
+
+    /// A strong reference to the current snapshot.
+    ///
+    /// Why it is safe: a reader announces itself on slot *i*'s counter, then re-checks that *i*
+    /// is still active; only then does it copy the reference. A writer changing slot *i* first
+    /// saw *i* inactive and then waited for slot *i*'s counter to reach zero; all operations
+    /// are sequentially consistent, so any reader that passed the re-check either announced
+    /// itself before that wait (the writer waits for it) or re-checked after the writer made
+    /// *i* active again (the write is done).
+    /// - Complexity: O(1); no lock, no allocation (lock-free: a retry happens only when a
+    ///   writer flips the slots between the two loads).
+    @inlinable @inline(__always)
+    func pin() -> ConcurrentSnapshot {
+        while true {
+            let index = active.load(ordering: .sequentiallyConsistent)
+            if index == 0 {
+                readers0.wrappingAdd(1, ordering: .sequentiallyConsistent)
+                if active.load(ordering: .sequentiallyConsistent) == 0 {
+                    let snapshot = slot0
+                    readers0.wrappingSubtract(1, ordering: .releasing)
+                    return snapshot
+                }
+                readers0.wrappingSubtract(1, ordering: .releasing)
+            } else {
+                readers1.wrappingAdd(1, ordering: .sequentiallyConsistent)
+                if active.load(ordering: .sequentiallyConsistent) == 1 {
+                    let snapshot = slot1
+                    readers1.wrappingSubtract(1, ordering: .releasing)
+                    return snapshot
+                }
+                readers1.wrappingSubtract(1, ordering: .releasing)
+            }
+        }
+    }
+
+    /// Publishes `snapshot`; returns the snapshot it displaced, for the caller to release after
+    /// it lets go of its mutex (releasing it may run deinits).
+    ///
+    /// Fills the inactive slot (once its readers have drained), makes it active, then waits for
+    /// the readers of the formerly active slot to drain and fills that one too, so both slots
+    /// hold `snapshot` and the old one is not kept alive (with its strong targets) until the
+    /// next mutation. Readers hold a counter for a few instructions only, never during a
+    /// handler, so the waits are short and cannot deadlock with a handler that mutates.
+    /// Only one thread at a time may call this (the chain's mutex).
+    func publish(_ snapshot: ConcurrentSnapshot) -> ConcurrentSnapshot {
+        let previous = active.load(ordering: .sequentiallyConsistent)
+        let next = 1 - previous
+        waitForReaders(of: next)
+        let displaced = next == 0 ? slot0 : slot1
+        if next == 0 { slot0 = snapshot } else { slot1 = snapshot }
+        active.store(next, ordering: .sequentiallyConsistent)
+        waitForReaders(of: previous)
+        if previous == 0 { slot0 = snapshot } else { slot1 = snapshot }
+        return displaced
+    }
+
+    private func waitForReaders(of slot: Int) {
+        var spins = 0
+        while readerCount(of: slot) != 0 {
+            spins += 1
+            // Readers hold a counter for a few instructions only; yield if one was preempted.
+            if spins > 64 { sched_yield() }
+        }
+    }
+
+    private func readerCount(of slot: Int) -> Int {
+        slot == 0
+            ? readers0.load(ordering: .sequentiallyConsistent) : readers1.load(ordering: .sequentiallyConsistent)
+    }
+
+    /// The current snapshot, for the writer (under the chain's mutex).
+    var current: ConcurrentSnapshot {
+        active.load(ordering: .sequentiallyConsistent) == 0 ? slot0 : slot1
+    }
+}
+
+// MARK: - Dispatch depth per thread
+
+/// The pthread key of each thread's dispatch depth: how many `ConcurrentDelegateChain`
+/// dispatches (of any chain) are running on this thread. The value pointer *is* the count; it is
+/// never dereferenced.
+private let dispatchDepthKey: pthread_key_t = {
+    var key = pthread_key_t()
+    precondition(pthread_key_create(&key, nil) == 0, "FastDelegates: no pthread key for the dispatch depth")
+    return key
+}()
+
+/// Enters a dispatch on this thread. No allocation.
+@usableFromInline
+func enterConcurrentDispatch() {
+    let depth = Int(bitPattern: pthread_getspecific(dispatchDepthKey))
+    pthread_setspecific(dispatchDepthKey, UnsafeRawPointer(bitPattern: depth &+ 1))
+}
+
+/// Leaves a dispatch on this thread.
+@usableFromInline
+func leaveConcurrentDispatch() {
+    let depth = Int(bitPattern: pthread_getspecific(dispatchDepthKey))
+    pthread_setspecific(dispatchDepthKey, UnsafeRawPointer(bitPattern: depth &- 1))
+}
+
+/// Whether a `ConcurrentDelegateChain` dispatch is running on this thread (we are in a handler).
+func isInsideConcurrentDispatch() -> Bool {
+    pthread_getspecific(dispatchDepthKey) != nil
+}
+
+/// Waits until no other thread is calling `registration`'s handlers.
+func waitForCalls(of registration: ConcurrentRegistration) {
+    var spins = 0
+    while registration.inFlight.load(ordering: .sequentiallyConsistent) != 0 {
+        spins += 1
+        if spins > 64 { sched_yield() }
+    }
+}
