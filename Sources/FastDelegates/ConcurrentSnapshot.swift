@@ -87,45 +87,60 @@ final class ConcurrentSnapshot: @unchecked Sendable {
 
     static let empty = ConcurrentSnapshot(registrations: [])
 
-    /// The responders of `registrations` (in dispatch order) that are not removed.
-    /// - Complexity: O(*e*) for *e* (target, message) pairs.
+    /// The responders of `registrations` (in dispatch order).
+    ///
+    /// A counting sort: the first pass finds each message's bucket and counts its responders,
+    /// the second places each responder in its message's range, in registration order.
+    /// - Complexity: O(*n* + *e*) for *n* registrations answering *e* (target, message) pairs.
     init(registrations: [ConcurrentRegistration]) {
-        var order: [UInt32] = []
-        var lists: [UInt32: [ConcurrentEntry]] = [:]
-        for registration in registrations {
-            let strong = registration.strongTarget
-            // Messages in a stable order (a dictionary's order is not), so snapshots are deterministic.
-            for message in registration.responses.keys.sorted() {
-                let entry = ConcurrentEntry(
-                    registration: registration, handler: registration.responses[message]!, strongTarget: strong)
-                if lists[message] == nil {
-                    order.append(message)
-                    lists[message] = [entry]
-                } else {
-                    lists[message]!.append(entry)
-                }
-            }
-        }
+        var total = 0
+        for registration in registrations { total += registration.responses.count }
         var capacity = 2
-        while capacity < order.count * 2 { capacity <<= 1 }
+        while capacity < total * 2 { capacity <<= 1 }
+        let mask = capacity - 1
         var keys = ContiguousArray<UInt32>(repeating: 0, count: capacity)
         var starts = ContiguousArray<Int32>(repeating: 0, count: capacity)
         var ends = ContiguousArray<Int32>(repeating: 0, count: capacity)
-        var entries = ContiguousArray<ConcurrentEntry>()
-        entries.reserveCapacity(lists.values.reduce(0) { $0 + $1.count })
-        let mask = capacity - 1
-        for message in order {
-            var bucket = Self.home(of: message, mask: mask)
-            while keys[bucket] != 0 { bucket = (bucket &+ 1) & mask }
-            keys[bucket] = message
-            starts[bucket] = Int32(entries.count)
-            entries.append(contentsOf: lists[message]!)
-            ends[bucket] = Int32(entries.count)
+        // Pass 1: the bucket of every (registration, message) pair, in order, and the counts.
+        var buckets: [Int] = []
+        buckets.reserveCapacity(total)
+        for registration in registrations {
+            for message in registration.responses.keys {
+                var bucket = Self.home(of: message, mask: mask)
+                while keys[bucket] != 0 && keys[bucket] != message { bucket = (bucket &+ 1) & mask }
+                keys[bucket] = message
+                ends[bucket] &+= 1
+                buckets.append(bucket)
+            }
         }
+        // Ranges in bucket order; `ends` counts up from each start as pass 2 fills it.
+        var next: Int32 = 0
+        for bucket in 0..<capacity where keys[bucket] != 0 {
+            let count = ends[bucket]
+            starts[bucket] = next
+            ends[bucket] = next
+            next &+= count
+        }
+        // Pass 2: each pair's place, then the entries in place order.
+        var places = [Int](repeating: 0, count: total)
+        for (pair, bucket) in buckets.enumerated() {
+            places[pair] = Int(ends[bucket])
+            ends[bucket] &+= 1
+        }
+        var pairs: [ConcurrentEntry] = []
+        pairs.reserveCapacity(total)
+        for registration in registrations {
+            let strong = registration.strongTarget
+            for (_, handler) in registration.responses {
+                pairs.append(ConcurrentEntry(registration: registration, handler: handler, strongTarget: strong))
+            }
+        }
+        var order = [Int](repeating: 0, count: total)
+        for (pair, place) in places.enumerated() { order[place] = pair }
         self.keys = keys
         self.starts = starts
         self.ends = ends
-        self.entries = entries
+        entries = ContiguousArray(order.lazy.map { pairs[$0] })
         self.mask = mask
     }
 
