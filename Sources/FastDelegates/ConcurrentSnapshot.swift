@@ -32,7 +32,7 @@ final class ConcurrentRegistration: @unchecked Sendable {
     let identity: ObjectIdentifier
 
     /// The target, weakly. Written in `init` only.
-    @usableFromInline
+    @usableFromInline @exclusivity(unchecked)
     private(set) weak var weakTarget: AnyObject?
 
     /// Set (under the chain's mutex) when the registration leaves the chain. A dispatch checks it
