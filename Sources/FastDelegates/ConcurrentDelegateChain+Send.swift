@@ -63,48 +63,19 @@ extension ConcurrentDelegateChain {
     /// - Complexity: O(1) expected, plus a skip past each dead or removed target.
     @inlinable
     public func responds<Input, Output>(to message: Message<Input, Output>) -> Bool {
-        let snapshot = cell.pin()
-        for index in snapshot.responders(of: message.id) {
-            let entry = snapshot.entries[index]
-            if entry.registration.removed.load(ordering: .acquiring) { continue }
-            if entry.strongTarget != nil || entry.registration.weakTarget != nil { return true }
-        }
-        return false
+        cell.pin().hasLiveResponder(of: message.id)
     }
 
     /// Calls `body` with each live, not removed responder of `message` in order, until it
-    /// returns true.
-    ///
-    /// Each call is announced in the registration's `inFlight` counter *before* its `removed`
-    /// flag is checked (both sequentially consistent), so a remover that set the flag and then
-    /// sees no call in flight knows that no call can start any more.
+    /// returns true; then reclaims dead targets it met, if the chain's mutex is free.
     @inlinable @inline(__always)
     func dispatch<Input, Output>(
         _ message: Message<Input, Output>, _ body: (AnyObject, Handler<Input, Output>) -> Bool
     ) {
         enterConcurrentDispatch()
         let snapshot = cell.pin()
-        var sawDead = false
-        for index in snapshot.responders(of: message.id) {
-            let entry = snapshot.entries[index]
-            let registration = entry.registration
-            registration.inFlight.wrappingAdd(1, ordering: .sequentiallyConsistent)
-            if registration.removed.load(ordering: .sequentiallyConsistent) {
-                registration.inFlight.wrappingSubtract(1, ordering: .releasing)
-                continue
-            }
-            guard let target = entry.strongTarget ?? registration.weakTarget else {
-                registration.inFlight.wrappingSubtract(1, ordering: .releasing)
-                sawDead = true
-                continue
-            }
-            // Sound: an entry of message id `message.id` holds a handler made for it, and the
-            // id fixes `Input` and `Output` (Message interns the name with its signature).
-            let handler = unsafeDowncast(entry.handler, to: Handler<Input, Output>.self)
-            let stop = body(target, handler)
-            registration.inFlight.wrappingSubtract(1, ordering: .releasing)
-            if stop { break }
-        }
+        let sawDead = snapshot.forEachResponder(of: message, body)
+        withExtendedLifetime(snapshot) {}
         leaveConcurrentDispatch()
         if sawDead || needsSweep.load(ordering: .relaxed) {
             needsSweep.store(true, ordering: .relaxed)

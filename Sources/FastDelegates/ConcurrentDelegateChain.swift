@@ -179,8 +179,14 @@ public final class ConcurrentDelegateChain: Sendable {
             var garbage = Garbage()
             let removed = state.registrations
             for registration in removed {
-                Self.unregister(registration, from: &state, garbage: &garbage)
+                registration.removed.store(true, ordering: .sequentiallyConsistent)
+                if let strong = registration.strongTarget { garbage.items.append(strong) }
+                registration.strongTarget = nil
             }
+            garbage.items.append(removed)
+            state.registrations.removeAll()
+            state.byIdentity.removeAll()
+            state.byID.removeAll()
             publish(&state, garbage: &garbage)
             return (removed, garbage)
         }

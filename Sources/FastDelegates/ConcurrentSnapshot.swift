@@ -20,6 +20,10 @@ import Darwin
 // - `SnapshotCell`: a two-slot "left-right" cell. The writer (under the chain's mutex) fills the
 //   inactive slot and then makes it active; a reader pins the active slot with that slot's
 //   atomic reader counter just long enough to copy out a strong reference (see `pin()`).
+// - A snapshot's entries hold their registration, handler and strong target *unretained*
+//   (`Unmanaged`), so walking them costs no reference counting; the snapshot's `owners` array
+//   holds one strong reference to each of those objects for as long as the snapshot lives, and
+//   a dispatch holds the snapshot (`pin()`) for as long as it walks it.
 // - The dispatch depth is a per-thread counter (a pthread key holding an integer as its value
 //   pointer: this is the only place with a raw pointer, and it is never dereferenced).
 
@@ -65,12 +69,13 @@ final class ConcurrentRegistration: @unchecked Sendable {
 }
 
 /// One responder of one message in a snapshot: who, with which handler, and (for a `.strong`
-/// registration) the target itself, so the hot path needs no weak load for it.
+/// registration) the target itself, so the hot path needs no weak load for it. Unretained: the
+/// snapshot's `owners` keeps each object alive.
 @usableFromInline
 struct ConcurrentEntry {
-    @usableFromInline let registration: ConcurrentRegistration
-    @usableFromInline let handler: AnyHandler
-    @usableFromInline let strongTarget: AnyObject?
+    @usableFromInline let registration: Unmanaged<ConcurrentRegistration>
+    @usableFromInline let handler: Unmanaged<AnyHandler>
+    @usableFromInline let strongTarget: Unmanaged<AnyObject>?
 }
 
 /// An immutable view of a chain's responders: for each message id, its responders in order.
@@ -84,6 +89,8 @@ final class ConcurrentSnapshot: @unchecked Sendable {
     @usableFromInline let ends: ContiguousArray<Int32>
     @usableFromInline let entries: ContiguousArray<ConcurrentEntry>
     @usableFromInline let mask: Int
+    /// One strong reference to every object an entry names.
+    let owners: [AnyObject]
 
     static let empty = ConcurrentSnapshot(registrations: [])
 
@@ -129,10 +136,17 @@ final class ConcurrentSnapshot: @unchecked Sendable {
         }
         var pairs: [ConcurrentEntry] = []
         pairs.reserveCapacity(total)
+        var owners: [AnyObject] = []
+        owners.reserveCapacity(total + registrations.count * 2)
         for registration in registrations {
             let strong = registration.strongTarget
+            owners.append(registration)
+            if let strong { owners.append(strong) }
             for (_, handler) in registration.responses {
-                pairs.append(ConcurrentEntry(registration: registration, handler: handler, strongTarget: strong))
+                owners.append(handler)
+                pairs.append(ConcurrentEntry(
+                    registration: .passUnretained(registration), handler: .passUnretained(handler),
+                    strongTarget: strong.map { .passUnretained($0) }))
             }
         }
         var order = [Int](repeating: 0, count: total)
@@ -142,6 +156,7 @@ final class ConcurrentSnapshot: @unchecked Sendable {
         self.ends = ends
         entries = ContiguousArray(order.lazy.map { pairs[$0] })
         self.mask = mask
+        self.owners = owners
     }
 
     @inlinable @inline(__always)
@@ -160,6 +175,59 @@ final class ConcurrentSnapshot: @unchecked Sendable {
             if key == 0 { return 0..<0 }
             bucket = (bucket &+ 1) & mask
         }
+    }
+
+    /// Calls `body` with each live, not removed responder of `message` in order, until it
+    /// returns true. Returns whether it met a dead target.
+    ///
+    /// The caller holds this snapshot for the whole walk, so every unretained reference in its
+    /// entries is valid. Each call is announced in the registration's `inFlight` counter
+    /// *before* its `removed` flag is checked (both sequentially consistent), so a remover that
+    /// set the flag and then sees no call in flight knows that no call can start any more.
+    /// - Complexity: O(1) expected to find the responders, then O(1) per responder; no
+    ///   allocation, no lock, no reference counting but the weak load of a weak target.
+    @inlinable @inline(__always)
+    func forEachResponder<Input, Output>(
+        of message: Message<Input, Output>, _ body: (AnyObject, Handler<Input, Output>) -> Bool
+    ) -> Bool {
+        var sawDead = false
+        for index in responders(of: message.id) {
+            let entry = entries[index]
+            let stop = entry.registration._withUnsafeGuaranteedRef { registration -> Bool in
+                registration.inFlight.wrappingAdd(1, ordering: .sequentiallyConsistent)
+                defer { registration.inFlight.wrappingSubtract(1, ordering: .releasing) }
+                if registration.removed.load(ordering: .sequentiallyConsistent) { return false }
+                // Sound: an entry of message id `message.id` holds a handler made for it, and the
+                // id fixes `Input` and `Output` (Message interns the name with its signature).
+                let handler = Unmanaged<Handler<Input, Output>>.fromOpaque(entry.handler.toOpaque())
+                if let strong = entry.strongTarget {
+                    return strong._withUnsafeGuaranteedRef { target in
+                        handler._withUnsafeGuaranteedRef { body(target, $0) }
+                    }
+                }
+                guard let target = registration.weakTarget else {
+                    sawDead = true
+                    return false
+                }
+                return handler._withUnsafeGuaranteedRef { body(target, $0) }
+            }
+            if stop { break }
+        }
+        return sawDead
+    }
+
+    /// Whether some responder of `message` is alive and not removed.
+    @inlinable
+    func hasLiveResponder(of message: UInt32) -> Bool {
+        for index in responders(of: message) {
+            let entry = entries[index]
+            let live = entry.registration._withUnsafeGuaranteedRef { registration -> Bool in
+                if registration.removed.load(ordering: .acquiring) { return false }
+                return entry.strongTarget != nil || registration.weakTarget != nil
+            }
+            if live { return true }
+        }
+        return false
     }
 }
 
