@@ -15,7 +15,9 @@ import Synchronization
 ///   the figure is the harness thread's wall time / count, i.e. **ns per dispatch on one
 ///   thread while another thread sends on the same chain** (not an aggregate). The worker
 ///   only overlaps when the OS gives it a core: on a loaded machine the figure drifts toward
-///   the single-thread one. The checksum is verified for both threads' targets.
+///   the single-thread one, and when the woken worker preempts the harness thread the sample
+///   (and the harness's batch calibration) measures the scheduler instead; read it on an idle
+///   machine with two free cores. The checksum is verified for both threads' targets.
 enum ConcurrentVariant {
     static let weak = Variant(name: "concurrent-weak") { scenario, n in
         switch scenario {
