@@ -23,6 +23,8 @@ let allVariants: [Variant] = [
     FastDelegatesVariant.variant(retention: .weak, mode: .breaking),
     FastDelegatesVariant.variant(retention: .strong, mode: .breaking),
     FastDelegatesTrackedVariant.variant,
+    ConcurrentVariant.weak,
+    ConcurrentVariant.weakTwoThreads,
     PureSwiftProxyVariant.variant,
     HandWrittenWeakVariant.variant,
     StrongArrayVariant.variant,

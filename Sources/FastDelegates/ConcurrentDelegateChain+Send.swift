@@ -1,0 +1,85 @@
+import Synchronization
+
+// The dispatch entry points of ConcurrentDelegateChain. @inlinable so that a client module gets
+// code specialized for its message types. A send takes no lock and allocates nothing: it pins
+// the published snapshot (SnapshotCell.pin) and walks its responders.
+
+extension ConcurrentDelegateChain {
+    /// Sends a void message: every live responder in order, or only the first in
+    /// ``DelegateChain/Mode/breaking`` mode. Handlers run on the calling thread.
+    ///
+    /// The responders are those of the snapshot published when the send starts: a concurrent
+    /// addition is seen entirely or not at all, and a target removed meanwhile (on any thread)
+    /// is skipped from the moment its removal is made.
+    /// - Complexity: O(1) expected to find the responders, then one call per responder.
+    @inlinable
+    public func send<Input>(_ message: Message<Input, Void>, _ input: Input) {
+        let breaking = mode == .breaking
+        dispatch(message) { target, handler in
+            handler.body(target, input)
+            return breaking
+        }
+    }
+
+    /// Sends a void message that carries no input.
+    /// - Complexity: as the void send with an input.
+    @inlinable
+    public func send(_ message: Message<Void, Void>) {
+        send(message, ())
+    }
+
+    /// Sends a message with an answer to the first live responder, on the calling thread.
+    ///
+    /// - Returns: the first live responder's answer, or nil if no live target answers.
+    /// - Complexity: O(1) expected, plus a skip past each dead or removed target.
+    @inlinable
+    public func send<Input, Output>(_ message: Message<Input, Output>, _ input: Input) -> Output? {
+        var answer: Output?
+        dispatch(message) { target, handler in
+            answer = handler.body(target, input)
+            return true
+        }
+        return answer
+    }
+
+    /// Sends a message with an answer and no input to the first live responder.
+    /// - Complexity: O(1) expected, plus a skip past each dead or removed target.
+    @inlinable
+    public func send<Output>(_ message: Message<Void, Output>) -> Output? {
+        send(message, ())
+    }
+
+    /// Sends a message with an answer to the first live responder, or returns `defaultValue`
+    /// when no live target answers.
+    /// - Complexity: O(1) expected, plus a skip past each dead or removed target.
+    @inlinable
+    public func send<Input, Output>(
+        _ message: Message<Input, Output>, _ input: Input, default defaultValue: @autoclosure () -> Output
+    ) -> Output {
+        send(message, input) ?? defaultValue()
+    }
+
+    /// Whether some live target answers `message`, at the instant of the call.
+    /// - Complexity: O(1) expected, plus a skip past each dead or removed target.
+    @inlinable
+    public func responds<Input, Output>(to message: Message<Input, Output>) -> Bool {
+        cell.pin().hasLiveResponder(of: message.id)
+    }
+
+    /// Calls `body` with each live, not removed responder of `message` in order, until it
+    /// returns true; then reclaims dead targets it met, if the chain's mutex is free.
+    @inlinable @inline(__always)
+    func dispatch<Input, Output>(
+        _ message: Message<Input, Output>, _ body: (AnyObject, Handler<Input, Output>) -> Bool
+    ) {
+        enterConcurrentDispatch()
+        let snapshot = cell.pin()
+        let sawDead = snapshot.forEachResponder(of: message, body)
+        withExtendedLifetime(snapshot) {}
+        leaveConcurrentDispatch()
+        if sawDead || needsSweep.load(ordering: .relaxed) {
+            needsSweep.store(true, ordering: .relaxed)
+            sweepIfUncontended()
+        }
+    }
+}

@@ -1,0 +1,465 @@
+import Synchronization
+
+/// A thread-safe ``DelegateChain``: many threads may send at once while others add, remove,
+/// and let targets die.
+///
+/// ```swift
+/// let chain = ConcurrentDelegateChain()                 // or ConcurrentDelegateChain(mode: .breaking)
+/// let token = chain.add(analytics)                      // from any thread
+/// chain.send(Scroll.didScroll, 12.5)                    // from any thread, concurrently
+/// ```
+///
+/// It has the API and the semantics of ``DelegateChain``: registration order (with
+/// ``insert(_:at:retention:responses:)``), a target added twice is one target with merged
+/// responses, weak targets by default (``Retention/strong`` on request), dead targets skipped and
+/// reclaimed, breaking or non-breaking void messages, the first live responder's answer (`nil`
+/// or a default when nobody answers, never a trap), and handlers that may mutate the chain and
+/// send (a removal takes effect at once, an addition from the next dispatch).
+///
+/// Threads:
+/// - A handler runs synchronously on the thread that called `send`. Handlers of sends on
+///   different threads run concurrently, so a target that listens to sends from several threads
+///   must itself be thread-safe.
+/// - No lock is held while a handler runs: handlers may add, remove, and send.
+/// - A send never takes a lock, never waits for another send or for a mutation, and never
+///   allocates: it pins the chain's current immutable snapshot (a few atomic operations) and
+///   walks it. Mutations take a mutex, build a new snapshot, and publish it.
+/// - A send that races a mutation sees the chain either entirely as it was before the mutation
+///   or entirely as it is after, never a mix; a removal additionally applies to sends already
+///   running (see ``remove(_:)``).
+/// - Once ``remove(_:)`` (or ``removeAll()``, or a token's ``ConcurrentDelegateToken/cancel()``)
+///   has returned, the removed target receives nothing more from any thread: a call that another
+///   thread had already started has finished. The exception is a removal made from inside a
+///   handler (of any concurrent chain): it does not wait for calls running on other threads,
+///   since two handlers removing each other's targets would otherwise wait for each other
+///   forever; it still stops every call not yet started, on every thread.
+///
+/// A ``DelegateLifetimeTracking`` target is held weakly here (the tracked mode is a
+/// ``DelegateChain`` feature).
+public final class ConcurrentDelegateChain: Sendable {
+    /// Whether a void message stops at its first responder (the same modes as ``DelegateChain``).
+    public typealias Mode = DelegateChain.Mode
+
+    /// This chain's dispatch mode for void messages.
+    public let mode: Mode
+
+    /// The published snapshot: what sends read.
+    @usableFromInline
+    let cell: SnapshotCell
+
+    /// Set by a send that met a dead target; the next send or mutation reclaims it.
+    @usableFromInline
+    let needsSweep = Atomic<Bool>(false)
+
+    /// The registrations in dispatch order, and the indexes into them. Only mutations and the
+    /// inspecting properties take this lock, never a send.
+    private let state = Mutex(State())
+
+    /// Bumped at the end of every critical section and read at the start of the next: see
+    /// ``locked(_:)``.
+    private let handoff = Atomic<UInt64>(0)
+
+    /// How tokens find this chain without keeping it alive.
+    private let link = ChainLink()
+
+    struct State: Sendable {
+        var registrations: [ConcurrentRegistration] = []
+        var byIdentity: [ObjectIdentifier: ConcurrentRegistration] = [:]
+        var byID: [UInt64: ConcurrentRegistration] = [:]
+        var nextID: UInt64 = 0
+    }
+
+    /// An empty chain.
+    public init(mode: Mode = .nonBreaking) {
+        self.mode = mode
+        cell = SnapshotCell(ConcurrentSnapshot.empty)
+        link.chain = self
+    }
+
+    // MARK: - Adding
+
+    /// Adds `target` at the end, answering its type's ``DelegateResponder/responses``.
+    ///
+    /// If `target` is already in the chain it stays where it is; its responses are merged with
+    /// these (new handlers win) and its retention becomes `retention`. Sends that start after
+    /// this returns see the change; sends already running do not.
+    /// - Returns: a token whose ``ConcurrentDelegateToken/cancel()`` removes the target.
+    /// - Complexity: O(*n* + *e*) for *n* targets answering *e* (target, message) pairs: the
+    ///   chain's snapshot is rebuilt under its mutex.
+    @discardableResult
+    public func add<Target: DelegateResponder>(_ target: Target, retention: Retention = .weak)
+        -> ConcurrentDelegateToken
+    {
+        register(target, retention: retention, handlers: Target.responses.handlers, at: nil)
+    }
+
+    /// Adds `target` at the end, answering `responses`.
+    /// - Complexity: O(*n* + *e*), as ``add(_:retention:)``.
+    @discardableResult
+    public func add<Target: AnyObject>(
+        _ target: Target, retention: Retention = .weak, responses: Responses<Target>
+    ) -> ConcurrentDelegateToken {
+        register(target, retention: retention, handlers: responses.handlers, at: nil)
+    }
+
+    /// Adds `target` at the end, answering the responses `build` declares for this registration.
+    /// - Complexity: O(*n* + *e*), as ``add(_:retention:)``.
+    @discardableResult
+    public func add<Target: AnyObject>(
+        _ target: Target, retention: Retention = .weak,
+        _ build: (Responses<Target>) -> Responses<Target>
+    ) -> ConcurrentDelegateToken {
+        register(target, retention: retention, handlers: build(Responses()).handlers, at: nil)
+    }
+
+    /// Adds `target` at the end, answering its type's responses plus those `build` declares.
+    /// - Complexity: O(*n* + *e*), as ``add(_:retention:)``.
+    @discardableResult
+    public func add<Target: DelegateResponder>(
+        _ target: Target, retention: Retention = .weak,
+        _ build: (Responses<Target>) -> Responses<Target>
+    ) -> ConcurrentDelegateToken {
+        register(target, retention: retention, handlers: build(Target.responses).handlers, at: nil)
+    }
+
+    /// Inserts `target` so that it becomes the live target at `index` of ``targets``.
+    ///
+    /// A target already in the chain moves to `index` (counted among the other targets).
+    /// - Precondition: `0 <= index <= targets.count` (not counting `target` itself).
+    /// - Complexity: O(*n* + *e*), as ``add(_:retention:)``.
+    @discardableResult
+    public func insert<Target: AnyObject>(
+        _ target: Target, at index: Int, retention: Retention = .weak, responses: Responses<Target>
+    ) -> ConcurrentDelegateToken {
+        register(target, retention: retention, handlers: responses.handlers, at: index)
+    }
+
+    /// Inserts `target` at `index` of ``targets``, answering its type's responses.
+    /// - Complexity: O(*n* + *e*), as ``add(_:retention:)``.
+    @discardableResult
+    public func insert<Target: DelegateResponder>(
+        _ target: Target, at index: Int, retention: Retention = .weak
+    ) -> ConcurrentDelegateToken {
+        register(target, retention: retention, handlers: Target.responses.handlers, at: index)
+    }
+
+    // MARK: - Removing
+
+    /// Removes `target`; it receives nothing more, even from a dispatch already running.
+    ///
+    /// When this returns, no thread will call `target` again from this registration, and calls
+    /// that other threads had already started have returned, unless this is called from inside
+    /// a handler (then calls already running on other threads may still be finishing; see the
+    /// type's notes). Does nothing if `target` is not in the chain.
+    /// - Returns: whether `target` was in the chain.
+    /// - Complexity: O(*n* + *e*), plus the wait for running calls of `target`'s handlers.
+    @discardableResult
+    public func remove(_ target: AnyObject) -> Bool {
+        let (removed, garbage) = locked { state -> (ConcurrentRegistration?, Garbage) in
+            var garbage = Garbage()
+            let swept = Self.sweepDead(&state, garbage: &garbage)
+            guard let registration = Self.liveRegistration(of: target, in: &state, garbage: &garbage) else {
+                if swept { publish(&state, garbage: &garbage) }
+                return (nil, garbage)
+            }
+            Self.unregister(registration, from: &state, garbage: &garbage)
+            publish(&state, garbage: &garbage)
+            return (registration, garbage)
+        }
+        withExtendedLifetime(garbage) {}
+        guard let removed else { return false }
+        if !isInsideConcurrentDispatch() { waitForCalls(of: removed) }
+        return true
+    }
+
+    /// Removes every target; none receives anything more (as ``remove(_:)``).
+    /// - Complexity: O(*n*), plus the wait for running calls.
+    public func removeAll() {
+        let (removed, garbage) = locked { state -> ([ConcurrentRegistration], Garbage) in
+            var garbage = Garbage()
+            let removed = state.registrations
+            for registration in removed {
+                registration.removed.store(true, ordering: .sequentiallyConsistent)
+                if let strong = registration.strongTarget { garbage.items.append(strong) }
+                registration.strongTarget = nil
+            }
+            garbage.items.append(removed)
+            state.registrations.removeAll()
+            state.byIdentity.removeAll()
+            state.byID.removeAll()
+            publish(&state, garbage: &garbage)
+            return (removed, garbage)
+        }
+        withExtendedLifetime(garbage) {}
+        if !isInsideConcurrentDispatch() {
+            for registration in removed { waitForCalls(of: registration) }
+        }
+    }
+
+    // MARK: - Inspecting
+
+    /// The live targets, in dispatch order, at one instant.
+    /// - Complexity: O(*n*), under the chain's mutex.
+    public var targets: [AnyObject] {
+        locked { state in
+            Unchecked(state.registrations.compactMap { $0.target })
+        }.value
+    }
+
+    /// How many live targets the chain has.
+    /// - Complexity: O(*n*): each weak target is checked, under the chain's mutex.
+    public var count: Int {
+        let (count, garbage) = locked { state -> (Int, Garbage) in
+            var garbage = Garbage()
+            let count = state.registrations.reduce(0) { $0 + (Self.isAlive($1, &garbage) ? 1 : 0) }
+            return (count, garbage)
+        }
+        withExtendedLifetime(garbage) {}
+        return count
+    }
+
+    /// Whether `target` is in the chain.
+    /// - Complexity: O(1) expected, under the chain's mutex.
+    public func contains(_ target: AnyObject) -> Bool {
+        retention(of: target) != nil
+    }
+
+    /// How `target` is held, or nil if it is not in the chain.
+    /// - Complexity: O(1) expected, under the chain's mutex.
+    public func retention(of target: AnyObject) -> Retention? {
+        let target = Unchecked(target)
+        return locked { state -> Retention? in
+            guard let registration = state.byIdentity[ObjectIdentifier(target.value)],
+                  registration.target === target.value
+            else { return nil }
+            return registration.retention
+        }
+    }
+
+    // MARK: - Internals
+
+    /// Runs `body` under the chain's mutex.
+    ///
+    /// When contended, `Mutex` on Linux hands the lock over inside the kernel (a priority-
+    /// inheriting futex), which ThreadSanitizer cannot see; it would then report the critical
+    /// sections as racing. A release-increment of `handoff` at the end of each critical section,
+    /// read with acquire at the start of the next, states the ordering the mutex already gives
+    /// (two uncontended atomic operations per mutation, none per send).
+    private func locked<Result: Sendable>(_ body: (inout State) -> Result) -> Result {
+        state.withLock { state in
+            _ = handoff.load(ordering: .acquiring)
+            defer { handoff.wrappingAdd(1, ordering: .releasing) }
+            return body(&state)
+        }
+    }
+
+    /// Runs `body` under the chain's mutex if it is free (as ``locked(_:)``); nil if it is not.
+    private func lockedIfAvailable<Result: Sendable>(_ body: (inout State) -> Result) -> Result? {
+        state.withLockIfAvailable { state in
+            _ = handoff.load(ordering: .acquiring)
+            defer { handoff.wrappingAdd(1, ordering: .releasing) }
+            return body(&state)
+        }
+    }
+
+    /// Removes the registration a token made, if it is still in the chain.
+    func removeRegistration(id: UInt64) {
+        let (removed, garbage) = locked { state -> (ConcurrentRegistration?, Garbage) in
+            var garbage = Garbage()
+            guard let registration = state.byID[id] else { return (nil, garbage) }
+            Self.unregister(registration, from: &state, garbage: &garbage)
+            publish(&state, garbage: &garbage)
+            return (registration, garbage)
+        }
+        withExtendedLifetime(garbage) {}
+        if let removed, !isInsideConcurrentDispatch() { waitForCalls(of: removed) }
+    }
+
+    /// Reclaims dead targets a send met, if the mutex is free (a send never waits for it).
+    @usableFromInline
+    func sweepIfUncontended() {
+        let garbage = lockedIfAvailable { state -> Garbage in
+            var garbage = Garbage()
+            needsSweep.store(false, ordering: .relaxed)
+            if Self.sweepDead(&state, garbage: &garbage) { publish(&state, garbage: &garbage) }
+            return garbage
+        }
+        withExtendedLifetime(garbage) {}
+    }
+
+    /// How many registrations the chain keeps (live or not yet reclaimed), for tests.
+    var registrationCount: Int {
+        locked { $0.registrations.count }
+    }
+
+    /// How many entries the published snapshot has, for tests.
+    var snapshotEntryCount: Int {
+        cell.pin().entries.count
+    }
+
+    private func register(
+        _ target: AnyObject, retention: Retention, handlers: [UInt32: AnyHandler], at index: Int?
+    ) -> ConcurrentDelegateToken {
+        let request = Unchecked((target, handlers))
+        let (id, garbage) = locked { state -> (UInt64, Garbage) in
+            let (target, handlers) = request.value
+            var garbage = Garbage()
+            _ = Self.sweepDead(&state, garbage: &garbage)
+            let registration: ConcurrentRegistration
+            if let existing = Self.liveRegistration(of: target, in: &state, garbage: &garbage) {
+                registration = existing
+                garbage.items.append(existing.responses)
+                existing.responses.merge(handlers) { _, new in new }
+                if retention == .strong {
+                    existing.strongTarget = target
+                } else if let strong = existing.strongTarget {
+                    garbage.items.append(strong)
+                    existing.strongTarget = nil
+                }
+                if let index {
+                    state.registrations.removeAll { $0 === existing }
+                    let position = Self.position(ofLiveIndex: index, in: state, garbage: &garbage)
+                    state.registrations.insert(existing, at: position)
+                }
+            } else {
+                state.nextID += 1
+                registration = ConcurrentRegistration(
+                    id: state.nextID, target: target, retention: retention, responses: handlers)
+                var position = state.registrations.count
+                if let index { position = Self.position(ofLiveIndex: index, in: state, garbage: &garbage) }
+                state.registrations.insert(registration, at: position)
+                state.byIdentity[registration.identity] = registration
+                state.byID[registration.id] = registration
+            }
+            publish(&state, garbage: &garbage)
+            return (registration.id, garbage)
+        }
+        withExtendedLifetime(garbage) {}
+        return ConcurrentDelegateToken(link: link, id: id)
+    }
+
+    /// Builds and publishes a snapshot of `state`; what it displaces goes to `garbage`.
+    private func publish(_ state: inout State, garbage: inout Garbage) {
+        garbage.items.append(cell.publish(ConcurrentSnapshot(registrations: state.registrations)))
+    }
+
+    /// The registration of `target`, if `target` is in the chain. A registration whose target
+    /// died (and whose address `target` now has) is unregistered.
+    private static func liveRegistration(
+        of target: AnyObject, in state: inout State, garbage: inout Garbage
+    ) -> ConcurrentRegistration? {
+        guard let registration = state.byIdentity[ObjectIdentifier(target)] else { return nil }
+        if registration.target === target { return registration }
+        unregister(registration, from: &state, garbage: &garbage)
+        return nil
+    }
+
+    /// Takes `registration` out of the chain; its strong target and itself go to `garbage`, to be
+    /// released after the mutex (releasing a target may run its deinit, which may use the chain).
+    private static func unregister(
+        _ registration: ConcurrentRegistration, from state: inout State, garbage: inout Garbage
+    ) {
+        registration.removed.store(true, ordering: .sequentiallyConsistent)
+        if let position = state.registrations.firstIndex(where: { $0 === registration }) {
+            state.registrations.remove(at: position)
+        }
+        if state.byIdentity[registration.identity] === registration {
+            state.byIdentity[registration.identity] = nil
+        }
+        state.byID[registration.id] = nil
+        if let strong = registration.strongTarget { garbage.items.append(strong) }
+        registration.strongTarget = nil
+        garbage.items.append(registration)
+    }
+
+    /// Drops every registration whose weak target died. Returns whether it dropped any.
+    private static func sweepDead(_ state: inout State, garbage: inout Garbage) -> Bool {
+        var anyDead = false
+        for registration in state.registrations where !isAlive(registration, &garbage) {
+            anyDead = true
+            break
+        }
+        guard anyDead else { return false }
+        var kept: [ConcurrentRegistration] = []
+        kept.reserveCapacity(state.registrations.count)
+        for registration in state.registrations {
+            if isAlive(registration, &garbage) {
+                kept.append(registration)
+                continue
+            }
+            registration.removed.store(true, ordering: .sequentiallyConsistent)
+            if state.byIdentity[registration.identity] === registration {
+                state.byIdentity[registration.identity] = nil
+            }
+            state.byID[registration.id] = nil
+            garbage.items.append(registration)
+        }
+        state.registrations = kept
+        return true
+    }
+
+    /// Whether `registration`'s target is alive. The strong reference a weak load makes is
+    /// parked in `garbage`: if the target's owner lets go meanwhile on another thread, the last
+    /// release (and the target's deinit) must not happen under the mutex.
+    private static func isAlive(_ registration: ConcurrentRegistration, _ garbage: inout Garbage) -> Bool {
+        if registration.strongTarget != nil { return true }
+        guard let target = registration.weakTarget else { return false }
+        garbage.items.append(target)
+        return true
+    }
+
+    /// The array position before the live target now at `liveIndex` (the end if none).
+    private static func position(ofLiveIndex liveIndex: Int, in state: State, garbage: inout Garbage) -> Int {
+        var live = 0
+        for (offset, registration) in state.registrations.enumerated() where isAlive(registration, &garbage) {
+            if live == liveIndex { return offset }
+            live += 1
+        }
+        precondition(
+            liveIndex >= 0 && live == liveIndex,
+            "FastDelegates: insert index \(liveIndex) is out of range 0...\(live)")
+        return state.registrations.count
+    }
+}
+
+/// A registration in a ``ConcurrentDelegateChain``; ``cancel()`` removes its target.
+///
+/// Dropping a token does not remove the target (weak targets leave by dying). A token does not
+/// keep its chain alive. It may be used from any thread.
+public final class ConcurrentDelegateToken: Sendable {
+    private let link: ChainLink
+    private let id: UInt64
+
+    init(link: ChainLink, id: UInt64) {
+        self.link = link
+        self.id = id
+    }
+
+    /// Removes the target this token registered, if it is still in the chain, with the
+    /// guarantees of ``ConcurrentDelegateChain/remove(_:)``.
+    ///
+    /// Idempotent; safe after the target was removed another way, after the target died, and
+    /// after the chain is gone.
+    public func cancel() {
+        link.chain?.removeRegistration(id: id)
+    }
+}
+
+/// A weak reference to a chain, shared by its tokens. Written once, before the chain is shared;
+/// a weak load is safe from any thread.
+final class ChainLink: @unchecked Sendable {
+    weak var chain: ConcurrentDelegateChain?
+}
+
+/// Objects to release after the mutex is let go of: releasing a target or a handler may run a
+/// deinit, and a deinit may use the chain.
+struct Garbage: @unchecked Sendable {
+    var items: [Any] = []
+}
+
+/// A value carried across the mutex's `sending` boundary. Only for values that the chain's
+/// mutex or the caller already makes safe to hand over.
+struct Unchecked<Value>: @unchecked Sendable {
+    var value: Value
+    init(_ value: Value) { self.value = value }
+}

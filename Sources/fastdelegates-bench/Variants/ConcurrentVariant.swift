@@ -1,0 +1,184 @@
+import Dispatch
+import FastDelegates
+import Foundation
+import Synchronization
+
+/// FastDelegates' `ConcurrentDelegateChain`, weak targets, non-breaking.
+///
+/// - `concurrent-weak`: one thread sends, as every other variant (tick, first, responds).
+/// - `concurrent-weak-2threads` (tick only): two threads send on the same chain at once. The
+///   chain holds 2·N targets: N answer `tick` (sent by the harness thread) and N answer a
+///   second message of the same shape (sent by a worker thread), so each send reaches N
+///   targets, as in every tick variant, and the targets need no synchronization of their own:
+///   what is measured is the chain shared by two sending threads. The harness thread performs
+///   the sample's `count` dispatches while the worker sends in a loop for as long as they run;
+///   the figure is the harness thread's wall time / count, i.e. **ns per dispatch on one
+///   thread while another thread sends on the same chain** (not an aggregate). The worker
+///   only overlaps when the OS gives it a core: on a loaded machine the figure drifts toward
+///   the single-thread one, and when the woken worker preempts the harness thread the sample
+///   (and the harness's batch calibration) measures the scheduler instead; read it on an idle
+///   machine with two free cores. The checksum is verified for both threads' targets.
+enum ConcurrentVariant {
+    static let weak = Variant(name: "concurrent-weak") { scenario, n in
+        switch scenario {
+        case .tick: TickRunner(n)
+        case .first: FirstRunner(n)
+        case .responds: RespondsRunner(n)
+        default: nil
+        }
+    }
+
+    static let weakTwoThreads = Variant(name: "concurrent-weak-2threads") { scenario, n in
+        switch scenario {
+        case .tick: TwoThreadTickRunner(n)
+        default: nil
+        }
+    }
+
+    /// The second thread's tick: the same shape as `Bench.tick`, answered by other targets.
+    static let workerTick = Message<Int, Void>("concurrentBenchWorkerTick:")
+
+    static func chain(_ n: Int) -> (ConcurrentDelegateChain, [BenchTarget]) {
+        let chain = ConcurrentDelegateChain()
+        let targets = BenchTarget.make(n)
+        for target in targets { chain.add(target) }
+        return (chain, targets)
+    }
+
+    final class TickRunner: Runner {
+        let chain: ConcurrentDelegateChain
+        let targets: [BenchTarget]
+        init(_ n: Int) { (chain, targets) = ConcurrentVariant.chain(n) }
+        @inline(never)
+        func run(_ count: Int, base: Int) {
+            for i in 0..<count { chain.send(Bench.tick, base &+ i) }
+        }
+        var checksum: Int { targets.reduce(0) { $0 &+ $1.sum } }
+    }
+
+    final class FirstRunner: Runner {
+        let chain: ConcurrentDelegateChain
+        let targets: [BenchTarget]
+        var answers = 0
+        init(_ n: Int) { (chain, targets) = ConcurrentVariant.chain(n) }
+        @inline(never)
+        func run(_ count: Int, base: Int) {
+            var sum = 0
+            for i in 0..<count { sum &+= chain.send(Bench.first, base &+ i) ?? 0 }
+            answers &+= sum
+        }
+        var checksum: Int { answers }
+    }
+
+    final class RespondsRunner: Runner {
+        let chain: ConcurrentDelegateChain
+        let targets: [BenchTarget]
+        var trues = 0
+        init(_ n: Int) { (chain, targets) = ConcurrentVariant.chain(n) }
+        @inline(never)
+        func run(_ count: Int, base: Int) {
+            var found = 0
+            for _ in 0..<count where chain.responds(to: Bench.tick) { found &+= 1 }
+            trues &+= found
+        }
+        var checksum: Int { trues }
+    }
+
+    /// The worker thread of `concurrent-weak-2threads` and what it shares with the harness
+    /// thread. `state`: 0 idle (asleep on `start`), 1 sending in a loop, 2 told to stop. The
+    /// harness thread's `run` neither waits for the worker to wake nor to stop (on a loaded
+    /// 2-core machine either can take a whole scheduler time slice): it resumes a worker that
+    /// has not stopped yet, or wakes an idle one, and tells it to stop at the end. The worker's
+    /// targets and `sent` are read only once it is idle (`waitUntilIdle`, untimed).
+    final class Worker: @unchecked Sendable {
+        let chain: ConcurrentDelegateChain
+        let targets: [BenchTarget]
+        let start = DispatchSemaphore(value: 0)
+        let state = Atomic<Int>(0)
+        let quit = Atomic<Bool>(false)
+        /// Sum of the values the worker sent (each of its targets must have summed exactly these).
+        var sent = 0
+        private var value = 0
+
+        init(chain: ConcurrentDelegateChain, targets: [BenchTarget]) {
+            self.chain = chain
+            self.targets = targets
+        }
+
+        func loop() {
+            while true {
+                start.wait()
+                if quit.load(ordering: .acquiring) { return }
+                while true {
+                    while state.load(ordering: .relaxed) == 1 {
+                        chain.send(ConcurrentVariant.workerTick, value)
+                        sent &+= value
+                        value &+= 1
+                    }
+                    if state.compareExchange(expected: 2, desired: 0, ordering: .acquiringAndReleasing).exchanged {
+                        break
+                    }
+                }
+            }
+        }
+
+        /// Starts or resumes the worker's sending.
+        func resume() {
+            if state.compareExchange(expected: 2, desired: 1, ordering: .acquiringAndReleasing).exchanged { return }
+            state.store(1, ordering: .releasing)
+            start.signal()
+        }
+
+        func pause() {
+            state.store(2, ordering: .releasing)
+        }
+
+        /// Waits until the worker is idle (it stops within one dispatch once it runs).
+        func waitUntilIdle() {
+            while state.load(ordering: .acquiring) != 0 { sched_yield() }
+        }
+    }
+
+    /// The harness thread times its own `count` dispatches while the worker sends on the same
+    /// chain: ns per dispatch on one thread with a second thread sending.
+    final class TwoThreadTickRunner: Runner {
+        let chain: ConcurrentDelegateChain
+        let targets: [BenchTarget]
+        let worker: Worker
+
+        init(_ n: Int) {
+            (chain, targets) = ConcurrentVariant.chain(n)
+            let workerTargets = BenchTarget.make(n)
+            let workerResponses = Responses<BenchTarget>().on(ConcurrentVariant.workerTick) { me, value in
+                me.sum &+= value
+            }
+            for target in workerTargets { chain.add(target, responses: workerResponses) }
+            let worker = Worker(chain: chain, targets: workerTargets)
+            self.worker = worker
+            let thread = Thread { worker.loop() }
+            thread.start()
+        }
+
+        deinit {
+            worker.waitUntilIdle()
+            worker.quit.store(true, ordering: .releasing)
+            worker.start.signal()
+        }
+
+        @inline(never)
+        func run(_ count: Int, base: Int) {
+            worker.resume()
+            for i in 0..<count { chain.send(Bench.tick, base &+ i) }
+            worker.pause()
+        }
+
+        /// The harness thread's targets' sum, if every worker target summed exactly what the
+        /// worker sent; otherwise a value that cannot match.
+        var checksum: Int {
+            worker.waitUntilIdle()
+            let mine = targets.reduce(0) { $0 &+ $1.sum }
+            let consistent = worker.targets.allSatisfy { $0.sum == worker.sent }
+            return consistent ? mine : mine &+ 1
+        }
+    }
+}
