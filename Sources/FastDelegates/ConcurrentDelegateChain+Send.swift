@@ -83,3 +83,24 @@ extension ConcurrentDelegateChain {
         }
     }
 }
+
+extension ConcurrentDelegateChain: MessageDispatching {
+    /// Calls the live responders of `message` in order with `input`, handing each answer to
+    /// `body`, until `body` returns true (whatever the chain's mode), on the calling thread.
+    ///
+    /// This gives a concurrent chain the combined answers of ``MessageDispatching``, such as
+    /// ``MessageDispatching/send(_:_:combining:)``.
+    /// - Returns: whether `body` stopped the walk.
+    /// - Complexity: O(1) expected to find the responders, then one call per responder.
+    @inlinable
+    public func forEachAnswer<Input, Output>(
+        to message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool
+    ) -> Bool {
+        var stopped = false
+        dispatch(message) { target, handler in
+            stopped = body(handler.body(target, input))
+            return stopped
+        }
+        return stopped
+    }
+}

@@ -47,6 +47,18 @@ struct CombinedAnswersTests {
         withExtendedLifetime((a, b)) {}
     }
 
+    @Test func combiningWorksOnAConcurrentChain() {
+        let log = Log()
+        let chain = ConcurrentDelegateChain()
+        let a = Voter("a", true, log: log), b = Voter("b", false, log: log)
+        chain.add(a, responses: Voter.responses)
+        chain.add(b, responses: Voter.responses)
+        #expect(chain.send(Scroll.heightForHeader, 10, combining: .all) == [20, 30])
+        #expect(!chain.send(Scroll.shouldScrollToTop, combining: .allTrue))
+        #expect(chain.send(Scroll.shouldScrollToTop, combining: .anyTrue))
+        withExtendedLifetime((a, b)) {}
+    }
+
     @Test func combiningWorksOnADelegateSlotPrimaryFirst() {
         let log = Log()
         let slot = DelegateSlot()
