@@ -21,44 +21,6 @@ extension ConcurrentDelegateChain {
         }
     }
 
-    /// Sends a void message that carries no input.
-    /// - Complexity: as the void send with an input.
-    @inlinable
-    public func send(_ message: Message<Void, Void>) {
-        send(message, ())
-    }
-
-    /// Sends a message with an answer to the first live responder, on the calling thread.
-    ///
-    /// - Returns: the first live responder's answer, or nil if no live target answers.
-    /// - Complexity: O(1) expected, plus a skip past each dead or removed target.
-    @inlinable
-    public func send<Input, Output>(_ message: Message<Input, Output>, _ input: Input) -> Output? {
-        var answer: Output?
-        dispatch(message) { target, handler in
-            answer = handler.body(target, input)
-            return true
-        }
-        return answer
-    }
-
-    /// Sends a message with an answer and no input to the first live responder.
-    /// - Complexity: O(1) expected, plus a skip past each dead or removed target.
-    @inlinable
-    public func send<Output>(_ message: Message<Void, Output>) -> Output? {
-        send(message, ())
-    }
-
-    /// Sends a message with an answer to the first live responder, or returns `defaultValue`
-    /// when no live target answers.
-    /// - Complexity: O(1) expected, plus a skip past each dead or removed target.
-    @inlinable
-    public func send<Input, Output>(
-        _ message: Message<Input, Output>, _ input: Input, default defaultValue: @autoclosure () -> Output
-    ) -> Output {
-        send(message, input) ?? defaultValue()
-    }
-
     /// Whether some live target answers `message`, at the instant of the call.
     /// - Complexity: O(1) expected, plus a skip past each dead or removed target.
     @inlinable
