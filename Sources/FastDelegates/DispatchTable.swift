@@ -41,7 +41,7 @@ final class Registration {
     /// The target's lifetime, while the registration is joined to it (`.tracked`).
     weak var lifetime: DelegateLifetime?
 
-    /// Set by a dispatch that found the target gone.
+    /// Set by a dispatch that found the target gone, or when the registration was removed.
     @usableFromInline @exclusivity(unchecked)
     var isDead = false
 
@@ -74,6 +74,14 @@ final class Registration {
         releaseHeldTarget()
         hold = wanted
         heldTarget = wanted == .weak ? nil : pointer
+    }
+
+    /// Lets go of the target of a removed registration, so that it may linger in its chain's
+    /// list until the next sweep without keeping the target alive; `target` is nil from now on.
+    func releaseTarget() {
+        weakTarget = nil
+        releaseHeldTarget()
+        hold = .weak
     }
 
     private func releaseHeldTarget() {
@@ -192,6 +200,13 @@ final class DispatchTable {
         Unmanaged<Registration>.fromOpaque(object).release()
     }
 
+    /// Lets go of a released registration's target. A strong target is parked while a dispatch
+    /// runs (its handler may be running); otherwise it may die here, running its deinit.
+    func releaseTarget(of registration: Registration) {
+        if isDispatching, registration.hold == .strong, let held = registration.target { park(held) }
+        registration.releaseTarget()
+    }
+
     /// Replaces `registration`'s responses with `responses`.
     func replaceResponses(of registration: Registration, with responses: [UInt32: AnyHandler]) {
         for (message, handler) in registration.responses where responses[message] !== handler {
@@ -231,10 +246,17 @@ final class DispatchTable {
     }
 
     /// Drops what the finished dispatches parked.
+    ///
+    /// A parked target may die here and its deinit use the chain (send, and so park and finish
+    /// again), so the objects are dropped outside any access to `graveyard`.
     func finishDispatch() {
-        graveyard.removeAll(keepingCapacity: true)
         needsCleanup = false
         cdt_chain_reclaim(chain)
+        guard !graveyard.isEmpty else { return }
+        var parked: [AnyObject] = []
+        swap(&parked, &graveyard)
+        parked.removeAll(keepingCapacity: true)
+        if graveyard.isEmpty { swap(&parked, &graveyard) } // keep the capacity for next time
     }
 
     var stats: cdt_chain_stats {
