@@ -143,7 +143,12 @@ final class DispatchTable {
 
     deinit {
         precondition(chain.pointee.depth == 0, "FastDelegates: a chain was freed during one of its own dispatches")
-        forEachSlotObject { _, object in object.release() }
+        forEachSlotObject { _, object in
+            // A tracked target may outlive the chain: its lifetime must not keep reporting here.
+            let registration = object.takeUnretainedValue()
+            registration.lifetime?.leave(inbox, generation: registration.handle.generation)
+            object.release()
+        }
         cdt_chain_destroy(chain)
     }
 

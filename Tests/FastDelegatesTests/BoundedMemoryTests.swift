@@ -109,4 +109,29 @@ struct BoundedMemoryTests {
         #expect(calls == Self.cycles)
         Self.expectEnd(chain, deaths: deaths, sample: sample, keeper: keeper, log: log)
     }
+
+    /// A tracked target outliving many chains: each chain that goes away lets go of the
+    /// target's lifetime, which would otherwise keep one entry (and the dead chain's inbox) per
+    /// chain for as long as the target lives.
+    @Test func aLongLivedTrackedTargetKeepsNothingForChainsThatAreGone() {
+        let chains = TestScale.count(100_000)
+        let log = Log()
+        let tracked = Tracked("t", log: log)
+        var received = 0
+        tracked.onScroll = { _ in received += 1 }
+        for index in 0..<chains {
+            let chain = DelegateChain()
+            chain.add(tracked)
+            if index % 2 == 0 { chain.add(tracked, retention: .strong) } // and back:
+            chain.add(tracked)
+            chain.send(Scroll.didScroll, index)
+        }
+        #expect(received == chains)
+        #expect(tracked.delegateLifetime.membershipCount == 0)
+        let chain = DelegateChain()
+        chain.add(tracked)
+        #expect(tracked.delegateLifetime.membershipCount == 1)
+        log.events.removeAll()
+        expectChainStillWorks(chain, reaches: ["t"], log: log)
+    }
 }
