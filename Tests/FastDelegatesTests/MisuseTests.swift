@@ -323,40 +323,40 @@ struct MisuseTests {
     // MARK: 6. A handler that sends the same message recursively, 10,000 deep
 
     /// Debug frames are large: 10,000 nested sends need more than a default thread stack, so
-    /// the test runs on a thread with a 512 MiB stack (address space, touched only as used).
+    /// the send runs on a thread with a 512 MiB stack (address space, touched only as used);
+    /// the test waits for it and checks the results on its own thread.
     @Test func aHandlerSendingTheSameMessage10000DeepLeavesTheTableConsistentAndCountsExact() {
-        runOnThread(stackSize: 512 << 20) {
-            let depth = 10_000
-            let log = Log()
-            let chain = DelegateChain()
-            let recurser = Recurser(chain: chain)
-            let b = Plain("b", log: log)
-            let c = Counter(), d = Counter()
-            let tracked = TrackedCounter(deaths: DeathCount())
-            recurser.depth = depth
-            recurser.toRemove = c
-            recurser.toAdd = d
-            chain.add(recurser, responses: Recurser.responses)
-            chain.add(b, responses: .scrolls)
-            chain.add(c, retention: .strong, responses: Counter.responses)
-            chain.add(tracked)
-            chain.send(Scroll.didScroll, depth)
-            #expect(recurser.depthAtBottom == UInt32(depth + 1))
-            // Each level reaches b after the deeper levels have: 0, 1, ..., depth.
-            #expect(log.events == (0...depth).map { "b.didScroll(\($0))" })
-            #expect(c.hits == depth / 2) // removed at level depth/2: skipped there and above
-            #expect(tracked.hits == depth + 1)
-            #expect(d.hits == 0) // added during the dispatches: from the next one on
-            #expect(chain.table.chain.pointee.depth == 0)
-            #expect(chain.registrationCount == 4)
-            #expect(chain.tableStats.entries == 4)
-            recurser.depth = -1
-            chain.send(Scroll.didScroll, 0)
-            #expect(d.hits == 1)
-            #expect(c.hits == depth / 2)
-            #expect(tracked.hits == depth + 2)
-            expectChainStillWorks(chain, reaches: ["b"], log: log)
-        }
+        let depth = 10_000
+        let log = Log()
+        let chain = DelegateChain()
+        let recurser = Recurser(chain: chain)
+        let b = Plain("b", log: log)
+        let c = Counter(), d = Counter()
+        let tracked = TrackedCounter(deaths: DeathCount())
+        recurser.depth = depth
+        recurser.toRemove = c
+        recurser.toAdd = d
+        chain.add(recurser, responses: Recurser.responses)
+        chain.add(b, responses: .scrolls)
+        chain.add(c, retention: .strong, responses: Counter.responses)
+        chain.add(tracked)
+        runOnThread(stackSize: 512 << 20) { chain.send(Scroll.didScroll, depth) }
+        #expect(recurser.depthAtBottom == UInt32(depth + 1))
+        // Each level reaches b after the deeper levels have: 0, 1, ..., depth.
+        #expect(log.events == (0...depth).map { "b.didScroll(\($0))" })
+        #expect(c.hits == depth / 2) // removed at level depth/2: skipped there and above
+        #expect(tracked.hits == depth + 1)
+        #expect(d.hits == 0) // added during the dispatches: from the next one on
+        #expect(chain.table.chain.pointee.depth == 0)
+        #expect(chain.registrationCount == 4)
+        #expect(chain.tableStats.entries == 4)
+        #expect(chain.invariantViolation == 0)
+        recurser.depth = -1
+        chain.send(Scroll.didScroll, 0)
+        #expect(d.hits == 1)
+        #expect(c.hits == depth / 2)
+        #expect(tracked.hits == depth + 2)
+        expectChainStillWorks(chain, reaches: ["b"], log: log)
     }
 
     // MARK: 7. An empty message name (rejected: MessageTests.anEmptyNameIsRejected)
