@@ -44,6 +44,7 @@ struct MisuseTests {
         #expect(weakPlain == nil)
         expectChainStillWorks(chain, reaches: ["p", "first"], log: log)
         #expect(chain.registrationCount == 2)
+        withExtendedLifetime(first) {} // held weakly: alive only while the test holds it
     }
 
     @Test func aTrackedTargetAddedTwiceStaysOneTargetThroughEveryHold() {
@@ -61,6 +62,7 @@ struct MisuseTests {
         expectChainStillWorks(chain, reaches: ["t"], log: log)
         #expect(chain.registrationCount == 1)
         #expect(chain.tableStats.entries == 3)
+        withExtendedLifetime(tracked) {}
     }
 
     // MARK: 2. Removing a target that was never added
@@ -91,6 +93,7 @@ struct MisuseTests {
         #expect(chain.registrationCount == registrations)
         log.events.removeAll()
         expectChainStillWorks(chain, reaches: ["a", "t", "b"], log: log)
+        withExtendedLifetime((a, t)) {}
     }
 
     // MARK: 3. Cancelling a token twice, after its target went another way, after the chain is gone
@@ -129,7 +132,7 @@ struct MisuseTests {
         strongToken.cancel()
         #expect(chain.contains(strong))
         expectChainStillWorks(chain, reaches: ["strong"], log: log)
-        withExtendedLifetime(later) {}
+        withExtendedLifetime((keeper, later, tracked)) {}
     }
 
     @Test func aTokenCancelledTwiceInsideItsOwnHandlerRemovesOnlyItsTarget() {
@@ -146,6 +149,7 @@ struct MisuseTests {
         chain.send(Scroll.didScroll, 1)
         #expect(log.events == ["a.didScroll(1)", "b.didScroll(1)"])
         expectChainStillWorks(chain, reaches: ["b"], log: log)
+        withExtendedLifetime(b) {}
     }
 
     @Test func tokensOfStrongAndTrackedTargetsCancelSafelyAfterTheChainIsGone() {
@@ -170,6 +174,7 @@ struct MisuseTests {
         let chain = DelegateChain()
         chain.add(tracked)
         expectChainStillWorks(chain, reaches: ["t"], log: log)
+        withExtendedLifetime(tracked) {}
     }
 
     // MARK: 4. The chain added as a target of itself
@@ -197,6 +202,7 @@ struct MisuseTests {
         #expect(chain.contains(a))
         log.events.removeAll()
         expectChainStillWorks(chain, reaches: ["a"], log: log)
+        withExtendedLifetime(a) {}
     }
 
     @Test func aChainAddedToItselfStronglyIsStillFreedWhenItsOwnersLetGo() {
@@ -222,6 +228,7 @@ struct MisuseTests {
         log.events.removeAll()
         expectChainStillWorks(outer, reaches: ["a", "b"], log: log)
         #expect(inner.invariantViolation == 0)
+        withExtendedLifetime((a, b)) {}
     }
 
     // MARK: 5. A send from a target's deinit
@@ -241,6 +248,7 @@ struct MisuseTests {
         #expect(chain.registrationCount == 2) // the send reclaimed the dying target's slot
         log.events.removeAll()
         expectChainStillWorks(chain, reaches: ["before", "after"], log: log)
+        withExtendedLifetime((before, after)) {}
     }
 
     @Test(arguments: [false, true])
@@ -272,6 +280,7 @@ struct MisuseTests {
         #expect(chain.registrationCount == 2)
         log.events.removeAll()
         expectChainStillWorks(chain, reaches: ["killer", "last"], log: log)
+        withExtendedLifetime((killer, last)) {}
     }
 
     /// A strong target dies when it is removed; its deinit runs once the chain is consistent,
@@ -318,6 +327,7 @@ struct MisuseTests {
         #expect(chain.contains(late))
         expectChainStillWorks(chain, reaches: reached, log: log)
         #expect(chain.registrationCount == reached.count)
+        withExtendedLifetime((first, late)) {}
     }
 
     // MARK: 6. A handler that sends the same message recursively, 10,000 deep
@@ -357,6 +367,7 @@ struct MisuseTests {
         #expect(c.hits == depth / 2)
         #expect(tracked.hits == depth + 2)
         expectChainStillWorks(chain, reaches: ["b"], log: log)
+        withExtendedLifetime((recurser, b)) {}
     }
 
     // MARK: 7. An empty message name (rejected: MessageTests.anEmptyNameIsRejected)
@@ -375,6 +386,7 @@ struct MisuseTests {
         chain.send(prefix, 0)
         #expect(log.events == ["b"])
         #expect(chain.invariantViolation == 0)
+        withExtendedLifetime(plain) {}
     }
 
     // MARK: 8. 1,000,000 targets on one chain
@@ -420,6 +432,7 @@ struct MisuseTests {
         let probe = Probe("probe", log: log)
         chain.add(probe)
         expectChainStillWorks(chain, reaches: ["probe"], log: log)
+        withExtendedLifetime(probe) {}
         let seconds = monotonicSeconds() - start
         #expect(seconds < 60, "took \(seconds) s")
     }
@@ -462,6 +475,7 @@ struct MisuseTests {
         let probe = Probe("probe", log: log)
         chain.add(probe)
         expectChainStillWorks(chain, reaches: ["probe"], log: log)
+        withExtendedLifetime(probe) {}
     }
 }
 
