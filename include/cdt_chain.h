@@ -60,12 +60,14 @@ typedef struct cdt_slot {
     };
 } cdt_slot;
 
-/// A bucket of the message table: message 0 marks an empty bucket.
+/// A bucket of the message table: message 0 marks an empty bucket. Its responders are
+/// `entries[0 ..< count]`, in an allocation of `capacity` entries that begins `front` entries
+/// before `entries` (removals near the front advance `entries` instead of moving the rest).
 typedef struct cdt_bucket {
     uint32_t message;
     uint32_t count;
     uint32_t capacity;
-    uint32_t reserved;
+    uint32_t front;
     cdt_entry *entries;
 } cdt_bucket;
 
@@ -125,7 +127,9 @@ void cdt_chain_destroy(cdt_chain *chain);
 int cdt_chain_acquire(cdt_chain *chain, void *object, uint64_t order, cdt_handle *handle_out);
 
 /// Frees the slot of `handle` and removes its entries for the `count` messages listed.
-/// Returns the slot's object, or NULL if the handle is stale. O(entries of those messages).
+/// Returns the slot's object, or NULL if the handle is stale. O(log n + min(i, n - i)) per
+/// message for the entry at index i of n responders: O(log n) when targets are removed in
+/// registration order or in reverse.
 void *cdt_chain_release(cdt_chain *chain, cdt_handle handle, const uint32_t *messages, size_t count);
 
 /// Sets how the hot path reaches a live slot's target: `target` (unretained, never
@@ -139,10 +143,12 @@ void cdt_chain_set_order(cdt_chain *chain, cdt_handle handle, uint64_t order);
 /// Adds `handler` as the responder of `handle`'s target for `message`, placed among the
 /// message's responders by slot order; replaces the handler if that target already responds.
 /// Returns 0, or -1 if out of memory or the handle is stale (nothing changed).
-/// O(log n + n) for n responders of the message.
+/// O(log n + min(i, n - i)) amortized for the new entry's index i of n responders: O(log n)
+/// when appending. An entry array stays at most a few times larger than its responders.
 int cdt_chain_insert_entry(cdt_chain *chain, cdt_handle handle, uint32_t message, const void *handler);
 
-/// Removes `handle`'s entry for `message`, if any. O(n) for n responders of the message.
+/// Removes `handle`'s entry for `message`, if any. O(log n + min(i, n - i)) for the entry at
+/// index i of n responders of the message.
 void cdt_chain_remove_entry(cdt_chain *chain, cdt_handle handle, uint32_t message);
 
 /// When more than half of the used slots are free and no dispatch is inside, moves the live

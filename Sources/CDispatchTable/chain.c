@@ -133,7 +133,8 @@ int cdt_chain_check_invariants(const cdt_chain *chain) {
         const cdt_bucket *bucket = &chain->buckets[b];
         if (bucket->message == 0) continue;
         used++;
-        if (bucket->count == 0 || bucket->count > bucket->capacity || !bucket->entries) return 5;
+        if (bucket->count == 0 || bucket->front > bucket->capacity || bucket->count > bucket->capacity - bucket->front ||
+            !bucket->entries) return 5;
         for (uint32_t i = home_bucket(chain, bucket->message); i != b; i = (i + 1) & (chain->bucket_capacity - 1)) {
             if (chain->buckets[i].message == 0) return 6;
         }

@@ -82,11 +82,49 @@ static uint64_t order_of(const cdt_chain *chain, const cdt_entry *entry) {
     return chain->slots[entry->slot].order;
 }
 
-static int64_t find_entry(const cdt_bucket *bucket, cdt_handle handle) {
-    for (uint32_t e = 0; e < bucket->count; e++) {
-        if (bucket->entries[e].generation == handle.generation) return e;
+// An entry array's allocation begins `front` entries before `entries` and holds `capacity`
+// entries in all: a removal near the front advances `entries` instead of moving the rest, so
+// removing responders in registration order or in reverse costs O(1) each, and any removal
+// moves at most half of the responders.
+static cdt_entry *allocation_of(const cdt_bucket *bucket) {
+    return bucket->entries ? bucket->entries - bucket->front : NULL;
+}
+
+// Where a target of sort key `order` goes among the responders: the index of the first one
+// whose key is not below it. Spans are sorted by key and keys are unique among live slots.
+static uint32_t lower_bound(const cdt_chain *chain, const cdt_bucket *bucket, uint64_t order) {
+    uint32_t low = 0, high = bucket->count;
+    while (low < high) {
+        uint32_t mid = low + (high - low) / 2;
+        if (order_of(chain, &bucket->entries[mid]) < order) low = mid + 1; else high = mid;
     }
-    return -1;
+    return low;
+}
+
+// The index of the live handle's entry, or -1. O(log n).
+static int64_t find_entry(const cdt_chain *chain, const cdt_bucket *bucket, cdt_handle handle) {
+    uint32_t index = lower_bound(chain, bucket, chain->slots[handle.slot].order);
+    return index < bucket->count && bucket->entries[index].generation == handle.generation ? (int64_t)index : -1;
+}
+
+// Moves the bucket's entries into a new array of `capacity` (at least `count`), at its front;
+// `skip` (an index, or UINT32_MAX for none) is left out and `gap` (an index, or UINT32_MAX) is
+// left free for the caller to fill. The old array is discarded (retired while a dispatch may
+// read it). Returns the new array, or NULL if out of memory (nothing changed).
+static cdt_entry *reallocate(cdt_chain *chain, cdt_bucket *bucket, uint32_t capacity, uint32_t skip, uint32_t gap) {
+    cdt_entry *entries = cdt_entries_allocate(capacity);
+    if (!entries) return NULL;
+    uint32_t out = 0;
+    for (uint32_t in = 0; in < bucket->count; in++) {
+        if (in == gap) out++;
+        if (in == skip) continue;
+        entries[out++] = bucket->entries[in];
+    }
+    cdt_entries_discard(chain, allocation_of(bucket));
+    bucket->entries = entries;
+    bucket->front = 0;
+    bucket->capacity = capacity;
+    return entries;
 }
 
 int cdt_chain_insert_entry(cdt_chain *chain, cdt_handle handle, uint32_t message, const void *handler) {
@@ -95,72 +133,79 @@ int cdt_chain_insert_entry(cdt_chain *chain, cdt_handle handle, uint32_t message
     cdt_bucket *bucket = find_or_add_bucket(chain, message);
     if (!bucket) return -1;
     cdt_entry entry = {handle.slot, handle.generation, handler};
-    int64_t existing = find_entry(bucket, handle);
-    if (existing >= 0 && chain->depth == 0) {
-        bucket->entries[existing].handler = handler;
+    uint32_t low = lower_bound(chain, bucket, chain->slots[handle.slot].order);
+    int existing = low < bucket->count && bucket->entries[low].generation == handle.generation;
+    if (existing) {
+        if (chain->depth == 0) {
+            bucket->entries[low].handler = handler;
+        } else {
+            // Copy-on-write: a dispatch may be reading the current array.
+            if (!reallocate(chain, bucket, bucket->capacity, UINT32_MAX, UINT32_MAX)) return -1;
+            bucket->entries[low] = entry;
+        }
         return 0;
     }
-    uint64_t order = chain->slots[handle.slot].order;
-    uint32_t low = 0, high = bucket->count;
-    while (low < high) {
-        uint32_t mid = low + (high - low) / 2;
-        if (order_of(chain, &bucket->entries[mid]) < order) low = mid + 1; else high = mid;
-    }
-    uint32_t count = existing >= 0 ? bucket->count : bucket->count + 1;
-    if (chain->depth == 0 && bucket->count < bucket->capacity) {
-        memmove(&bucket->entries[low + 1], &bucket->entries[low], (bucket->count - low) * sizeof entry);
+    uint32_t count = bucket->count;
+    uint32_t room_behind = bucket->capacity - bucket->front - count;
+    if (chain->depth == 0 && bucket->front > 0 && (low < count - low || room_behind == 0)) {
+        // Room in front: move the responders before the new one down.
+        memmove(bucket->entries - 1, bucket->entries, low * sizeof entry);
+        bucket->entries -= 1;
+        bucket->front -= 1;
+        bucket->entries[low] = entry;
+    } else if (chain->depth == 0 && room_behind > 0) {
+        memmove(&bucket->entries[low + 1], &bucket->entries[low], (count - low) * sizeof entry);
         bucket->entries[low] = entry;
     } else {
-        // Copy-on-write: a dispatch may be reading the current array.
-        uint32_t capacity = bucket->capacity;
-        if (count > capacity) capacity = capacity ? capacity * 2 : MIN_ENTRIES;
-        cdt_entry *entries = cdt_entries_allocate(capacity);
-        if (!entries) {
-            if (bucket->count == 0) delete_bucket(chain, bucket);
+        // Full, or a dispatch may be reading the current array: a new one, at least half free
+        // so that growing stays amortized O(1).
+        uint32_t capacity = bucket->capacity ? bucket->capacity : MIN_ENTRIES;
+        while (capacity < (count + 1) * 2 && capacity < UINT32_MAX / 2) capacity *= 2;
+        if (!reallocate(chain, bucket, capacity, UINT32_MAX, low)) {
+            if (count == 0) delete_bucket(chain, bucket);
             return -1;
         }
-        if (existing >= 0) {
-            memcpy(entries, bucket->entries, bucket->count * sizeof entry);
-            entries[existing] = entry;
-        } else {
-            if (low) memcpy(entries, bucket->entries, low * sizeof entry);
-            entries[low] = entry;
-            if (bucket->count > low) memcpy(&entries[low + 1], &bucket->entries[low], (bucket->count - low) * sizeof entry);
-        }
-        cdt_entries_discard(chain, bucket->entries);
-        bucket->entries = entries;
-        bucket->capacity = capacity;
+        bucket->entries[low] = entry;
     }
-    if (existing < 0) chain->total_entries += 1;
-    bucket->count = count;
+    chain->total_entries += 1;
+    bucket->count = count + 1;
     return 0;
 }
 
 void cdt_table_remove_handle(cdt_chain *chain, cdt_handle handle, uint32_t message) {
     cdt_bucket *bucket = find_bucket(chain, message);
     if (!bucket) return;
-    int64_t found = find_entry(bucket, handle);
+    int64_t found = find_entry(chain, bucket, handle);
     if (found < 0) return;
     uint32_t index = (uint32_t)found;
     chain->total_entries -= 1;
     if (bucket->count == 1) {
-        cdt_entries_discard(chain, bucket->entries);
+        cdt_entries_discard(chain, allocation_of(bucket));
         delete_bucket(chain, bucket);
         return;
     }
-    if (chain->depth == 0) {
-        memmove(&bucket->entries[index], &bucket->entries[index + 1], (bucket->count - index - 1) * sizeof(cdt_entry));
-        bucket->count -= 1;
+    uint32_t count = bucket->count - 1;
+    // Shrink an array that is at most an eighth full, so its size stays bounded by its responders.
+    int shrink = bucket->capacity > MIN_ENTRIES * 2 && count * 8 < bucket->capacity;
+    if (chain->depth == 0 && !shrink) {
+        if (index < count - index) {
+            memmove(bucket->entries + 1, bucket->entries, index * sizeof(cdt_entry));
+            bucket->entries += 1;
+            bucket->front += 1;
+        } else {
+            memmove(&bucket->entries[index], &bucket->entries[index + 1], (count - index) * sizeof(cdt_entry));
+        }
+        bucket->count = count;
         return;
     }
-    // Copy-on-write: a dispatch may be reading the current array.
-    cdt_entry *entries = cdt_entries_allocate(bucket->capacity);
-    if (!entries) abort(); // out of memory: an entry must never outlive its slot
-    memcpy(entries, bucket->entries, index * sizeof(cdt_entry));
-    memcpy(&entries[index], &bucket->entries[index + 1], (bucket->count - index - 1) * sizeof(cdt_entry));
-    cdt_entries_discard(chain, bucket->entries);
-    bucket->entries = entries;
-    bucket->count -= 1;
+    // Copy-on-write (a dispatch may be reading the current array), or shrinking.
+    uint32_t capacity = shrink ? bucket->capacity / 2 : bucket->capacity;
+    if (!reallocate(chain, bucket, capacity, index, UINT32_MAX)) {
+        if (chain->depth != 0) abort(); // out of memory: an entry must never outlive its slot
+        // Not shrunk, but still correct: remove in place.
+        memmove(&bucket->entries[index], &bucket->entries[index + 1], (count - index) * sizeof(cdt_entry));
+    }
+    bucket->count = count;
 }
 
 void cdt_chain_remove_entry(cdt_chain *chain, cdt_handle handle, uint32_t message) {
@@ -168,7 +213,7 @@ void cdt_chain_remove_entry(cdt_chain *chain, cdt_handle handle, uint32_t messag
 }
 
 void cdt_table_free_all(cdt_chain *chain) {
-    for (uint32_t b = 0; b < chain->bucket_capacity; b++) cdt_entries_free(chain->buckets[b].entries);
+    for (uint32_t b = 0; b < chain->bucket_capacity; b++) cdt_entries_free(allocation_of(&chain->buckets[b]));
     free(chain->buckets);
     chain->buckets = NULL;
     chain->bucket_capacity = 0;

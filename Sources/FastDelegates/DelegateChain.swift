@@ -28,6 +28,17 @@ public enum Retention: Sendable, Hashable {
 /// - Handlers may add or remove targets (themselves included) and send messages. A removal
 ///   takes effect at once, even within the running dispatch; an addition takes effect from the
 ///   next dispatch.
+/// - A chain is never a target of itself: adding or inserting a chain into itself is ignored.
+///   The chain does not change, ``contains(_:)`` stays false, and the returned token's
+///   ``DelegateToken/cancel()`` does nothing. (As its own target a chain could only answer a
+///   message by sending it into itself again, and with ``Retention/strong`` it would keep
+///   itself alive for good.) A chain may be a target of *another* chain.
+/// - A handler that sends into the chain it runs in (the message it is handling, or through
+///   other chains back into this one) recurses like any recursive call: the chain sets no depth
+///   limit, and stays consistent at any depth the thread's stack allows.
+/// - Misuse never corrupts the chain: removing a target that is not in it returns false,
+///   cancelling a token again or after its chain is gone does nothing, and a target's deinit
+///   may send to the chain (a dying target is never called).
 ///
 /// A chain is not thread-safe: use it from one thread or actor at a time (it is not `Sendable`).
 /// Handlers run synchronously on the sending thread.
@@ -46,11 +57,16 @@ public final class DelegateChain: MessageDispatching {
     @usableFromInline
     let table: DispatchTable
 
-    /// Every registration, live or not yet swept, ordered by `order`.
+    /// Every registration, live or not yet swept, ordered by `order`. A removed registration
+    /// stays (with no target) until the next sweep, so that removals cost no array shifting.
     private var registrations: [Registration] = []
+    /// How many registrations in `registrations` were removed and wait for a sweep.
+    private var removedInList = 0
     private var byIdentity: [ObjectIdentifier: Registration] = [:]
     private var byGeneration: [UInt32: Registration] = [:]
     private var sweepThreshold = 16
+    /// Dispatches that handed back dead targets or parked objects since the last sweep.
+    private var cleanupsSinceSweep = 0
 
     /// The streams observing this chain's sends; nil while nobody observes, so a send pays one
     /// nil check for observation.
@@ -76,10 +92,12 @@ public final class DelegateChain: MessageDispatching {
     /// Adds `target` at the end, answering its type's ``DelegateResponder/responses``.
     ///
     /// If `target` is already in the chain it stays where it is; its responses are merged
-    /// with these (new handlers win) and its retention becomes `retention`.
+    /// with these (new handlers win) and its retention becomes `retention`. If `target` is this
+    /// chain, nothing happens (a chain is never its own target).
     /// - Returns: a token whose ``DelegateToken/cancel()`` removes the target.
-    /// - Complexity: O(*m* + *n*) for *m* messages answered by the target and *n* responders of
-    ///   each, amortized.
+    /// - Complexity: O(*m* log *n*) amortized for *m* messages answered by the target and *n*
+    ///   responders of each (inserting elsewhere than at the end also shifts the responders
+    ///   on the shorter side).
     @discardableResult
     public func add<Target: DelegateResponder>(_ target: Target, retention: Retention = .weak) -> DelegateToken {
         register(target, retention: retention, handlers: Target.responses.handlers, at: nil)
@@ -152,7 +170,9 @@ public final class DelegateChain: MessageDispatching {
     /// Removes `target`; it receives nothing more, even from a dispatch already running.
     /// Does nothing if `target` is not in the chain.
     /// - Returns: whether `target` was in the chain.
-    /// - Complexity: O(*n*) for *n* targets.
+    /// - Complexity: O(*m* log *n*) amortized for *m* messages answered by the target and *n*
+    ///   responders of each, when targets leave in registration order or in reverse; a target
+    ///   in the middle also shifts the responders on the shorter side, O(*n*) at worst.
     @discardableResult
     public func remove(_ target: AnyObject) -> Bool {
         guard let registration = liveRegistration(of: target) else { return false }
@@ -161,12 +181,17 @@ public final class DelegateChain: MessageDispatching {
     }
 
     /// Removes every target.
+    /// - Complexity: O(*n*) for *n* targets.
     public func removeAll() {
-        for registration in registrations { table.release(registration) }
+        let removed = registrations
         registrations.removeAll()
         byIdentity.removeAll()
         byGeneration.removeAll()
+        removedInList = 0
+        for registration in removed { table.release(registration) }
         afterMutation()
+        // Strong targets die here, once the chain is consistent: their deinit may use it.
+        for registration in removed { table.releaseTarget(of: registration) }
     }
 
     // MARK: - Inspecting
@@ -243,7 +268,15 @@ public final class DelegateChain: MessageDispatching {
         liveRegistration(of: target)?.hold
     }
 
+    /// Registrations not removed: live, or dead and not yet swept.
     var registrationCount: Int {
+        reclaimReportedDeathsIfAny()
+        return registrations.count - removedInList
+    }
+
+    /// Registrations the chain's list holds, removed ones not yet swept included: what its
+    /// memory grows with.
+    var registrationListCount: Int {
         reclaimReportedDeathsIfAny()
         return registrations.count
     }
@@ -261,6 +294,9 @@ public final class DelegateChain: MessageDispatching {
     private func register(
         _ target: AnyObject, retention: Retention, handlers: [UInt32: AnyHandler], at index: Int?
     ) -> DelegateToken {
+        // A chain is never its own target (see the type's documentation). Generation 0 is never
+        // issued, so this token's cancel does nothing.
+        if target === self { return DelegateToken(chain: self, generation: 0) }
         reclaimReportedDeathsIfAny()
         let registration: Registration
         if let existing = liveRegistration(of: target) {
@@ -286,11 +322,20 @@ public final class DelegateChain: MessageDispatching {
         return DelegateToken(chain: self, generation: registration.handle.generation)
     }
 
+    /// O(1) amortized besides the C table's work: the registration leaves `registrations` with
+    /// the next sweep, which runs once removed ones make up half of the list.
     private func unregister(_ registration: Registration) {
         table.release(registration)
         forget(registration)
-        if let position = position(of: registration) { registrations.remove(at: position) }
-        afterMutation()
+        registration.isDead = true // the next sweep drops it
+        removedInList += 1
+        if removedInList >= 16, removedInList * 2 >= registrations.count {
+            sweepDead()
+        } else {
+            afterMutation()
+        }
+        // Last, once the chain is consistent: a strong target may die here and its deinit use the chain.
+        table.releaseTarget(of: registration)
     }
 
     private func forget(_ registration: Registration) {
@@ -309,15 +354,6 @@ public final class DelegateChain: MessageDispatching {
 
     private func reclaimReportedDeathsIfAny() {
         if table.inbox.hasReports { reclaimReportedDeaths() }
-    }
-
-    private func position(of registration: Registration) -> Int? {
-        var low = 0, high = registrations.count
-        while low < high {
-            let mid = (low + high) / 2
-            if registrations[mid].order < registration.order { low = mid + 1 } else { high = mid }
-        }
-        return low < registrations.count && registrations[low] === registration ? low : nil
     }
 
     private func appendOrder() -> (key: UInt64, position: Int) {
@@ -368,6 +404,8 @@ public final class DelegateChain: MessageDispatching {
             forget(registration)
         }
         registrations = kept
+        removedInList = 0
+        cleanupsSinceSweep = 0
         sweepThreshold = max(16, kept.count * 2)
         afterMutation()
     }
@@ -377,10 +415,16 @@ public final class DelegateChain: MessageDispatching {
     }
 
     /// Hands back what the outermost dispatch left: parked objects and dead targets.
+    ///
+    /// A sweep walks every registration, so it runs once per `count / 8` such dispatches: a
+    /// death costs O(1) amortized however many targets live (a dead target found by a send is
+    /// skipped until then; it holds no object, and the list stays within a constant factor of
+    /// the live targets).
     @usableFromInline
     func finishDispatch() {
         table.finishDispatch()
-        sweepDead()
+        cleanupsSinceSweep += 1
+        if cleanupsSinceSweep * 8 >= registrations.count { sweepDead() }
     }
 }
 

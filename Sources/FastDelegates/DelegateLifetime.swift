@@ -48,6 +48,9 @@ public final class DelegateLifetime: Sendable {
         for membership in memberships { membership.inbox.post(membership.generation) }
     }
 
+    /// How many chain registrations this lifetime reports to (for tests).
+    var membershipCount: Int { memberships.withLock { $0.count } }
+
     func join(_ inbox: DeathInbox, generation: UInt32) {
         memberships.withLock { $0.append(Membership(inbox: inbox, generation: generation)) }
     }

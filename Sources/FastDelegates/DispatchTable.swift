@@ -41,7 +41,7 @@ final class Registration {
     /// The target's lifetime, while the registration is joined to it (`.tracked`).
     weak var lifetime: DelegateLifetime?
 
-    /// Set by a dispatch that found the target gone.
+    /// Set by a dispatch that found the target gone, or when the registration was removed.
     @usableFromInline @exclusivity(unchecked)
     var isDead = false
 
@@ -74,6 +74,14 @@ final class Registration {
         releaseHeldTarget()
         hold = wanted
         heldTarget = wanted == .weak ? nil : pointer
+    }
+
+    /// Lets go of the target of a removed registration, so that it may linger in its chain's
+    /// list until the next sweep without keeping the target alive; `target` is nil from now on.
+    func releaseTarget() {
+        weakTarget = nil
+        releaseHeldTarget()
+        hold = .weak
     }
 
     private func releaseHeldTarget() {
@@ -135,7 +143,12 @@ final class DispatchTable {
 
     deinit {
         precondition(chain.pointee.depth == 0, "FastDelegates: a chain was freed during one of its own dispatches")
-        forEachSlotObject { _, object in object.release() }
+        forEachSlotObject { _, object in
+            // A tracked target may outlive the chain: its lifetime must not keep reporting here.
+            let registration = object.takeUnretainedValue()
+            registration.lifetime?.leave(inbox, generation: registration.handle.generation)
+            object.release()
+        }
         cdt_chain_destroy(chain)
     }
 
@@ -192,6 +205,13 @@ final class DispatchTable {
         Unmanaged<Registration>.fromOpaque(object).release()
     }
 
+    /// Lets go of a released registration's target. A strong target is parked while a dispatch
+    /// runs (its handler may be running); otherwise it may die here, running its deinit.
+    func releaseTarget(of registration: Registration) {
+        if isDispatching, registration.hold == .strong, let held = registration.target { park(held) }
+        registration.releaseTarget()
+    }
+
     /// Replaces `registration`'s responses with `responses`.
     func replaceResponses(of registration: Registration, with responses: [UInt32: AnyHandler]) {
         for (message, handler) in registration.responses where responses[message] !== handler {
@@ -231,10 +251,17 @@ final class DispatchTable {
     }
 
     /// Drops what the finished dispatches parked.
+    ///
+    /// A parked target may die here and its deinit use the chain (send, and so park and finish
+    /// again), so the objects are dropped outside any access to `graveyard`.
     func finishDispatch() {
-        graveyard.removeAll(keepingCapacity: true)
         needsCleanup = false
         cdt_chain_reclaim(chain)
+        guard !graveyard.isEmpty else { return }
+        var parked: [AnyObject] = []
+        swap(&parked, &graveyard)
+        parked.removeAll(keepingCapacity: true)
+        if graveyard.isEmpty { swap(&parked, &graveyard) } // keep the capacity for next time
     }
 
     var stats: cdt_chain_stats {

@@ -25,24 +25,26 @@ public struct Responses<Target: AnyObject>: Sendable {
 
     /// These responses plus `handler` answering `message`.
     ///
-    /// - Complexity: O(1) amortized (the responses are copied on write).
+    /// - Complexity: O(1) amortized when nothing else shares these responses, as in a chain of
+    ///   `.on` calls or `responses = (consume responses).on(…)`; otherwise O(*n*) for *n*
+    ///   handlers, to copy them first.
     @inlinable
-    public func on<Input, Output>(
+    public consuming func on<Input, Output>(
         _ message: Message<Input, Output>,
         _ handler: @escaping @Sendable (Target, Input) -> Output
     ) -> Responses<Target> {
-        var copy = self
-        copy.handlers[message.id] = Handler<Input, Output> { target, input in
+        // `self` is owned here: when the caller shares it with nothing, this adds in place.
+        self.handlers[message.id] = Handler<Input, Output> { target, input in
             // Sound: a handler only ever receives the target it was registered with, whose
             // static type was `Target` at registration (see `DelegateChain.add`).
             handler(unsafeDowncast(target, to: Target.self), input)
         }
-        return copy
+        return self
     }
 
     /// These responses plus `handler` answering `message`, a message that carries no input.
     @inlinable
-    public func on<Output>(
+    public consuming func on<Output>(
         _ message: Message<Void, Output>,
         _ handler: @escaping @Sendable (Target) -> Output
     ) -> Responses<Target> {
