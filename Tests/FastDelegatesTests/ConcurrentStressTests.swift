@@ -166,6 +166,7 @@ struct ConcurrentStressTests {
         #expect(chain.registrationCount == expected.count)
         #expect(counters.sends.load(ordering: .relaxed) > 0)
         #expect(counters.mutations.load(ordering: .relaxed) > 0)
+        withExtendedLifetime(pool) {} // weak members stay registered: alive until the counts are read
     }
 
     /// Handlers on two threads mutate the chain while others send: removals from inside
