@@ -1,5 +1,7 @@
 // The dispatch entry points. They are @inlinable so that a client module gets code specialized
 // for its own message types: no generic dispatch, no allocation, no lock, no cast per send.
+// The sends with an answer, a default or no input come from `MessageDispatching`, over
+// `forEachAnswer`.
 
 extension DelegateChain {
     /// Sends a void message: every live responder in order, or only the first in
@@ -8,52 +10,8 @@ extension DelegateChain {
     /// - Complexity: O(1) expected to find the responders, then one call per responder.
     @inlinable
     public func send<Input>(_ message: Message<Input, Void>, _ input: Input) {
-        if table.inbox.hasReports { reclaimReportedDeaths() }
-        if observers != nil { notifyObservers(message, input) }
         let breaking = mode == .breaking
-        _ = table.forEachResponder(of: message) { target, handler in
-            handler.body(target, input)
-            return breaking
-        }
-        if table.needsCleanup, !table.isDispatching { finishDispatch() }
-    }
-
-    /// Sends a void message that carries no input.
-    @inlinable
-    public func send(_ message: Message<Void, Void>) {
-        send(message, ())
-    }
-
-    /// Sends a message with an answer to the first live responder.
-    ///
-    /// - Returns: the first live responder's answer, or nil if no live target answers.
-    /// - Complexity: O(1) expected, plus a skip past each dead or non-answering target.
-    @inlinable
-    public func send<Input, Output>(_ message: Message<Input, Output>, _ input: Input) -> Output? {
-        if table.inbox.hasReports { reclaimReportedDeaths() }
-        if observers != nil { notifyObservers(message, input) }
-        var answer: Output?
-        _ = table.forEachResponder(of: message) { target, handler in
-            answer = handler.body(target, input)
-            return true
-        }
-        if table.needsCleanup, !table.isDispatching { finishDispatch() }
-        return answer
-    }
-
-    /// Sends a message with an answer and no input to the first live responder.
-    @inlinable
-    public func send<Output>(_ message: Message<Void, Output>) -> Output? {
-        send(message, ())
-    }
-
-    /// Sends a message with an answer to the first live responder, or returns `defaultValue`
-    /// when no live target answers.
-    @inlinable
-    public func send<Input, Output>(
-        _ message: Message<Input, Output>, _ input: Input, default defaultValue: @autoclosure () -> Output
-    ) -> Output {
-        send(message, input) ?? defaultValue()
+        _ = forEachAnswer(to: message, input) { _ in breaking }
     }
 
     /// Hands a send to the streams observing it; out of line so that a send nobody observes
