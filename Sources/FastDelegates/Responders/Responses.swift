@@ -66,32 +66,3 @@ public struct Responses<Target: AnyObject>: Sendable {
     /// How many messages these responses answer.
     public var count: Int { handlers.count }
 }
-
-/// A type whose instances all answer the same messages, declared once in `responses`.
-///
-/// Conform and a chain can take an instance with no per-registration setup:
-/// `chain.add(analytics)`. A non-final class cannot state `Responses<Self>`; register its
-/// instances with ``DelegateChain/add(_:retention:responses:)`` instead.
-public protocol DelegateResponder: AnyObject {
-    /// The messages every instance of this type answers, and how.
-    static var responses: Responses<Self> { get }
-}
-
-/// Storage for one handler, of any message type.
-@usableFromInline
-class AnyHandler: @unchecked Sendable {
-    @usableFromInline
-    init() {}
-}
-
-/// One handler of a `Message<Input, Output>`, taking its target type-erased. Immutable.
-@usableFromInline
-final class Handler<Input, Output>: AnyHandler, @unchecked Sendable {
-    @usableFromInline
-    let body: @Sendable (AnyObject, Input) -> Output
-
-    @usableFromInline
-    init(_ body: @escaping @Sendable (AnyObject, Input) -> Output) {
-        self.body = body
-    }
-}

@@ -1,0 +1,24 @@
+import Synchronization
+
+/// A registration in a ``ConcurrentDelegateChain``; ``cancel()`` removes its target.
+///
+/// Dropping a token does not remove the target (weak targets leave by dying). A token does not
+/// keep its chain alive. It may be used from any thread.
+public final class ConcurrentDelegateToken: Sendable {
+    private let link: ChainLink
+    private let id: UInt64
+
+    init(link: ChainLink, id: UInt64) {
+        self.link = link
+        self.id = id
+    }
+
+    /// Removes the target this token registered, if it is still in the chain, with the
+    /// guarantees of ``ConcurrentDelegateChain/remove(_:)``.
+    ///
+    /// Idempotent; safe after the target was removed another way, after the target died, and
+    /// after the chain is gone.
+    public func cancel() {
+        link.chain?.removeRegistration(id: id)
+    }
+}

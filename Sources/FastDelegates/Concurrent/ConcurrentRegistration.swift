@@ -1,0 +1,69 @@
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// The shared state of a `ConcurrentDelegateChain` and its lock-free read path.
+//
+// Who may touch what:
+// - `ConcurrentRegistration`: `identity`, `id`, `weakTarget` are written in `init` only, so any
+//   thread may read them (a Swift weak load is safe while the object dies on another thread).
+//   `removed` and `inFlight` are atomics. `strongTarget` and `responses` belong to the chain's
+//   mutex: only code holding it reads or writes them.
+// - `ConcurrentSnapshot`: immutable once built; any thread may read it while it holds a strong
+//   reference to it.
+// - `SnapshotCell`: a two-slot "left-right" cell. The writer (under the chain's mutex) fills the
+//   inactive slot and then makes it active; a reader pins the active slot with that slot's
+//   atomic reader counter just long enough to copy out a strong reference (see `pin()`).
+// - A snapshot's entries hold their registration, handler and strong target *unretained*
+//   (`Unmanaged`), so walking them costs no reference counting; the snapshot's `owners` array
+//   holds one strong reference to each of those objects for as long as the snapshot lives, and
+//   a dispatch holds the snapshot (`pin()`) for as long as it walks it.
+// - The dispatch depth is a per-thread counter (a pthread key holding an integer as its value
+//   pointer: this is the only place with a raw pointer, and it is never dereferenced).
+
+/// One target in a `ConcurrentDelegateChain`.
+@usableFromInline
+final class ConcurrentRegistration: @unchecked Sendable {
+    /// Unique within its chain; what tokens name.
+    let id: UInt64
+    /// The identity of the target it was made for (valid while the target lives).
+    let identity: ObjectIdentifier
+
+    /// The target, weakly. Written in `init` only.
+    @usableFromInline @exclusivity(unchecked)
+    private(set) weak var weakTarget: AnyObject?
+
+    /// Set (under the chain's mutex) when the registration leaves the chain. A dispatch checks it
+    /// right before each call, after announcing the call in `inFlight`.
+    @usableFromInline
+    let removed = Atomic<Bool>(false)
+
+    /// Calls of this registration's handlers running now, on any thread (see
+    /// `ConcurrentDelegateChain.remove(_:)`, which waits for them).
+    @usableFromInline
+    let inFlight = Atomic<Int>(0)
+
+    /// The strong reference that keeps a `.strong` target alive. Guarded by the chain's mutex.
+    var strongTarget: AnyObject?
+    /// What the target answers. Guarded by the chain's mutex.
+    var responses: [UInt32: AnyHandler]
+
+    init(id: UInt64, target: AnyObject, retention: Retention, responses: [UInt32: AnyHandler]) {
+        self.id = id
+        identity = ObjectIdentifier(target)
+        weakTarget = target
+        strongTarget = retention == .strong ? target : nil
+        self.responses = responses
+    }
+
+    /// The target if it is alive. Under the chain's mutex.
+    var target: AnyObject? { strongTarget ?? weakTarget }
+
+    var retention: Retention { strongTarget == nil ? .weak : .strong }
+}

@@ -1,0 +1,162 @@
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An immutable view of a chain's responders: for each message id, its responders in order.
+///
+/// A small open-addressing table (linear probing, multiplicative hash) maps a message id to a
+/// range of `entries`; 0 marks an empty bucket (interned ids are never 0).
+@usableFromInline
+final class ConcurrentSnapshot: @unchecked Sendable {
+    @usableFromInline let keys: ContiguousArray<UInt32>
+    @usableFromInline let starts: ContiguousArray<Int32>
+    @usableFromInline let ends: ContiguousArray<Int32>
+    @usableFromInline let entries: ContiguousArray<ConcurrentEntry>
+    @usableFromInline let mask: Int
+    /// One strong reference to every object an entry names.
+    let owners: [AnyObject]
+
+    static let empty = ConcurrentSnapshot(registrations: [])
+
+    /// The responders of `registrations` (in dispatch order).
+    ///
+    /// A counting sort: the first pass finds each message's bucket and counts its responders,
+    /// the second places each responder in its message's range, in registration order.
+    /// - Complexity: O(*n* + *e*) for *n* registrations answering *e* (target, message) pairs.
+    init(registrations: [ConcurrentRegistration]) {
+        var total = 0
+        for registration in registrations { total += registration.responses.count }
+        var capacity = 2
+        while capacity < total * 2 { capacity <<= 1 }
+        let mask = capacity - 1
+        var keys = ContiguousArray<UInt32>(repeating: 0, count: capacity)
+        var starts = ContiguousArray<Int32>(repeating: 0, count: capacity)
+        var ends = ContiguousArray<Int32>(repeating: 0, count: capacity)
+        // Pass 1: the bucket of every (registration, message) pair, in order, and the counts.
+        var buckets: [Int] = []
+        buckets.reserveCapacity(total)
+        for registration in registrations {
+            for message in registration.responses.keys {
+                var bucket = Self.home(of: message, mask: mask)
+                while keys[bucket] != 0 && keys[bucket] != message { bucket = (bucket &+ 1) & mask }
+                keys[bucket] = message
+                ends[bucket] &+= 1
+                buckets.append(bucket)
+            }
+        }
+        // Ranges in bucket order; `ends` counts up from each start as pass 2 fills it.
+        var next: Int32 = 0
+        for bucket in 0..<capacity where keys[bucket] != 0 {
+            let count = ends[bucket]
+            starts[bucket] = next
+            ends[bucket] = next
+            next &+= count
+        }
+        // Pass 2: each pair's place, then the entries in place order.
+        var places = [Int](repeating: 0, count: total)
+        for (pair, bucket) in buckets.enumerated() {
+            places[pair] = Int(ends[bucket])
+            ends[bucket] &+= 1
+        }
+        var pairs: [ConcurrentEntry] = []
+        pairs.reserveCapacity(total)
+        var owners: [AnyObject] = []
+        owners.reserveCapacity(total + registrations.count * 2)
+        for registration in registrations {
+            let strong = registration.strongTarget
+            owners.append(registration)
+            if let strong { owners.append(strong) }
+            for (_, handler) in registration.responses {
+                owners.append(handler)
+                pairs.append(ConcurrentEntry(
+                    registration: .passUnretained(registration), handler: .passUnretained(handler),
+                    strongTarget: strong.map { .passUnretained($0) }))
+            }
+        }
+        var order = [Int](repeating: 0, count: total)
+        for (pair, place) in places.enumerated() { order[place] = pair }
+        self.keys = keys
+        self.starts = starts
+        self.ends = ends
+        entries = ContiguousArray(order.lazy.map { pairs[$0] })
+        self.mask = mask
+        self.owners = owners
+    }
+
+    @inlinable @inline(__always)
+    static func home(of message: UInt32, mask: Int) -> Int {
+        Int(truncatingIfNeeded: (message &* 0x9E37_79B1) >> 7) & mask
+    }
+
+    /// The range of `entries` answering `message` (empty if none).
+    /// - Complexity: O(1) expected.
+    @inlinable @inline(__always)
+    func responders(of message: UInt32) -> Range<Int> {
+        var bucket = Self.home(of: message, mask: mask)
+        while true {
+            let key = keys[bucket]
+            if key == message { return Int(starts[bucket])..<Int(ends[bucket]) }
+            if key == 0 { return 0..<0 }
+            bucket = (bucket &+ 1) & mask
+        }
+    }
+
+    /// Calls `body` with each live, not removed responder of `message` in order, until it
+    /// returns true. Returns whether it met a dead target.
+    ///
+    /// The caller holds this snapshot for the whole walk, so every unretained reference in its
+    /// entries is valid. Each call is announced in the registration's `inFlight` counter
+    /// *before* its `removed` flag is checked (both sequentially consistent), so a remover that
+    /// set the flag and then sees no call in flight knows that no call can start any more.
+    /// - Complexity: O(1) expected to find the responders, then O(1) per responder; no
+    ///   allocation, no lock, no reference counting but the weak load of a weak target.
+    @inlinable @inline(__always)
+    func forEachResponder<Input, Output>(
+        of message: Message<Input, Output>, _ body: (AnyObject, Handler<Input, Output>) -> Bool
+    ) -> Bool {
+        var sawDead = false
+        for index in responders(of: message.id) {
+            let entry = entries[index]
+            let stop = entry.registration._withUnsafeGuaranteedRef { registration -> Bool in
+                registration.inFlight.wrappingAdd(1, ordering: .sequentiallyConsistent)
+                defer { registration.inFlight.wrappingSubtract(1, ordering: .releasing) }
+                if registration.removed.load(ordering: .sequentiallyConsistent) { return false }
+                // Sound: an entry of message id `message.id` holds a handler made for it, and the
+                // id fixes `Input` and `Output` (Message interns the name with its signature).
+                let handler = Unmanaged<Handler<Input, Output>>.fromOpaque(entry.handler.toOpaque())
+                if let strong = entry.strongTarget {
+                    return strong._withUnsafeGuaranteedRef { target in
+                        handler._withUnsafeGuaranteedRef { body(target, $0) }
+                    }
+                }
+                guard let target = registration.weakTarget else {
+                    sawDead = true
+                    return false
+                }
+                return handler._withUnsafeGuaranteedRef { body(target, $0) }
+            }
+            if stop { break }
+        }
+        return sawDead
+    }
+
+    /// Whether some responder of `message` is alive and not removed.
+    @inlinable
+    func hasLiveResponder(of message: UInt32) -> Bool {
+        for index in responders(of: message) {
+            let entry = entries[index]
+            let live = entry.registration._withUnsafeGuaranteedRef { registration -> Bool in
+                if registration.removed.load(ordering: .acquiring) { return false }
+                return entry.strongTarget != nil || registration.weakTarget != nil
+            }
+            if live { return true }
+        }
+        return false
+    }
+}
