@@ -12,8 +12,12 @@
 /// Semantics:
 /// - Targets are kept in registration order (``insert(_:at:retention:responses:)`` places one
 ///   anywhere). A target added twice is one target.
-/// - A target is held weakly unless added with ``Retention/strong``. A dead target is skipped,
-///   never called, and its slot is reclaimed.
+/// - A target is held weakly unless added with ``Retention/strong``: never kept alive, never
+///   called during or after its `deinit` (even when its last release happens on another thread
+///   mid-send), never freed during its own handler, skipped once dead and its slot reclaimed.
+///   A native Swift class gets this on the zeroing fast path, with no conformance or stored
+///   property (see <doc:ChoosingADispatchMode>); an Objective-C-rooted object, through a Swift
+///   `weak` reference.
 /// - A void message reaches every live responder in order (``Mode/nonBreaking``) or only the
 ///   first (``Mode/breaking``). A message with an answer returns the first live responder's
 ///   answer, `nil` or the caller's default when nobody answers; it never traps.
@@ -55,7 +59,10 @@ public final class DelegateChain: MessageDispatching {
     /// How many registrations in `registrations` were removed and wait for a sweep.
     private var removedInList = 0
     private var byIdentity: [ObjectIdentifier: Registration] = [:]
-    private var byGeneration: [UInt32: Registration] = [:]
+    /// Registrations by serial: what tokens name (a 64-bit serial is never reused, unlike
+    /// the C slot's 32-bit generation).
+    private var bySerial: [UInt64: Registration] = [:]
+    private var nextSerial: UInt64 = 0
     private var sweepThreshold = 16
     /// Dispatches that handed back dead targets or parked objects since the last sweep.
     private var cleanupsSinceSweep = 0
@@ -178,7 +185,7 @@ public final class DelegateChain: MessageDispatching {
         let removed = registrations
         registrations.removeAll()
         byIdentity.removeAll()
-        byGeneration.removeAll()
+        bySerial.removeAll()
         removedInList = 0
         for registration in removed { table.release(registration) }
         afterMutation()
@@ -191,22 +198,19 @@ public final class DelegateChain: MessageDispatching {
     /// The live targets, in dispatch order.
     /// - Complexity: O(*n*).
     public var targets: [AnyObject] {
-        reclaimReportedDeathsIfAny()
-        return registrations.compactMap { $0.target }
+        registrations.compactMap { $0.target }
     }
 
     /// How many live targets the chain has.
     /// - Complexity: O(*n*): each weak target is checked.
     public var count: Int {
-        reclaimReportedDeathsIfAny()
-        return registrations.reduce(0) { $0 + ($1.target == nil ? 0 : 1) }
+        registrations.reduce(0) { $0 + ($1.isAlive ? 1 : 0) }
     }
 
     /// Whether the chain has no live target.
     /// - Complexity: O(*n*) when the first targets are dead, else O(1).
     public var isEmpty: Bool {
-        reclaimReportedDeathsIfAny()
-        return !registrations.contains { $0.target != nil }
+        !registrations.contains { $0.isAlive }
     }
 
     /// Whether `target` is in the chain.
@@ -244,14 +248,31 @@ public final class DelegateChain: MessageDispatching {
 
     // MARK: - Internals
 
-    func removeRegistration(generation: UInt32) {
-        guard let registration = byGeneration[generation] else { return }
+    /// Removes the registration a token made, if it is still in the chain.
+    func removeRegistration(serial: UInt64) {
+        guard let registration = bySerial[serial] else { return }
         unregister(registration)
+    }
+
+    /// Test hook: the C table's next slot takes generation `next` + 1 (see
+    /// `cdt_chain_debug_set_next_generation`).
+    func setNextGenerationForTesting(_ next: UInt32) {
+        table.setNextGeneration(next)
+    }
+
+    /// The C generation of `target`'s slot, for tests.
+    func generationForTesting(of target: AnyObject) -> UInt32? {
+        liveRegistration(of: target)?.handle.generation
+    }
+
+    /// Registrations whose zeroing hold keeps the memory of a dead target, for tests: what
+    /// memory a chain that never sends holds beyond its live targets.
+    var deadAllocationsHeld: Int {
+        registrations.reduce(0) { $0 + ($1.holdsDeadAllocation ? 1 : 0) }
     }
 
     /// Sizes of the C table, for tests and the benchmark.
     var tableStats: (liveSlots: Int, slotCapacity: Int, messages: Int, entries: Int) {
-        reclaimReportedDeathsIfAny()
         let stats = table.stats
         return (Int(stats.live_slots), Int(stats.slot_capacity), Int(stats.messages), Int(stats.entries))
     }
@@ -262,22 +283,20 @@ public final class DelegateChain: MessageDispatching {
 
     /// Registrations not removed: live, or dead and not yet swept.
     var registrationCount: Int {
-        reclaimReportedDeathsIfAny()
-        return registrations.count - removedInList
+        registrations.count - removedInList
     }
 
     /// Registrations the chain's list holds, removed ones not yet swept included: what its
     /// memory grows with.
     var registrationListCount: Int {
-        reclaimReportedDeathsIfAny()
-        return registrations.count
+        registrations.count
     }
 
     var invariantViolation: Int32 { table.invariantViolation }
 
     private func liveRegistration(of target: AnyObject) -> Registration? {
         guard let registration = byIdentity[ObjectIdentifier(target)] else { return nil }
-        if registration.target === target { return registration }
+        if registration.holds(target) { return registration }
         // The registered target died and another object now has its address.
         unregister(registration)
         return nil
@@ -288,8 +307,7 @@ public final class DelegateChain: MessageDispatching {
     ) -> DelegateToken {
         // A chain is never its own target (see the type's documentation). Generation 0 is never
         // issued, so this token's cancel does nothing.
-        if target === self { return DelegateToken(chain: self, generation: 0) }
-        reclaimReportedDeathsIfAny()
+        if target === self { return DelegateToken(chain: self, serial: 0) }
         let registration: Registration
         if let existing = liveRegistration(of: target) {
             registration = existing
@@ -305,13 +323,15 @@ public final class DelegateChain: MessageDispatching {
         } else {
             if registrations.count >= sweepThreshold { sweepDead() }
             let order = index.map { makeRoom(atLiveIndex: $0) } ?? appendOrder()
-            registration = Registration(target: target, retention: retention, responses: handlers, order: order.key)
+            nextSerial += 1
+            registration = Registration(
+                target: target, serial: nextSerial, retention: retention, responses: handlers, order: order.key)
             table.acquire(registration)
             registrations.insert(registration, at: order.position)
             byIdentity[registration.identity] = registration
-            byGeneration[registration.handle.generation] = registration
+            bySerial[registration.serial] = registration
         }
-        return DelegateToken(chain: self, generation: registration.handle.generation)
+        return DelegateToken(chain: self, serial: registration.serial)
     }
 
     /// O(1) amortized besides the C table's work: the registration leaves `registrations` with
@@ -332,20 +352,7 @@ public final class DelegateChain: MessageDispatching {
 
     private func forget(_ registration: Registration) {
         if byIdentity[registration.identity] === registration { byIdentity[registration.identity] = nil }
-        byGeneration[registration.handle.generation] = nil
-    }
-
-    /// Reclaims the registrations whose tracked targets died, as their lifetimes reported.
-    /// - Complexity: O(*d* + *n*) for *d* deaths; nothing searches for the dead targets.
-    @usableFromInline
-    func reclaimReportedDeaths() {
-        for generation in table.inbox.take() {
-            if let registration = byGeneration[generation] { unregister(registration) }
-        }
-    }
-
-    private func reclaimReportedDeathsIfAny() {
-        if table.inbox.hasReports { reclaimReportedDeaths() }
+        if bySerial[registration.serial] === registration { bySerial[registration.serial] = nil }
     }
 
     private func appendOrder() -> (key: UInt64, position: Int) {
@@ -358,7 +365,7 @@ public final class DelegateChain: MessageDispatching {
     private func makeRoom(atLiveIndex liveIndex: Int) -> (key: UInt64, position: Int) {
         var live = 0
         var position = registrations.count
-        for (offset, registration) in registrations.enumerated() where registration.target != nil {
+        for (offset, registration) in registrations.enumerated() where registration.isAlive {
             if live == liveIndex {
                 position = offset
                 break
@@ -383,12 +390,15 @@ public final class DelegateChain: MessageDispatching {
         }
     }
 
-    /// Drops every registration whose weak target has died.
+    /// Drops every registration whose weak target has died (and gives back the memory a
+    /// zeroing hold kept). An add runs it once the list has doubled since the last one, so a
+    /// chain whose targets die holds at most as many dead registrations as live ones (or 16),
+    /// even if it never sends.
     private func sweepDead() {
         var kept: [Registration] = []
         kept.reserveCapacity(registrations.count)
         for registration in registrations {
-            if !registration.isDead, registration.target != nil {
+            if !registration.isDead, registration.isAlive {
                 kept.append(registration)
                 continue
             }

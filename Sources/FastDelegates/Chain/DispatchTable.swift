@@ -14,10 +14,13 @@ import CDispatchTable
 // - A registration holds its target in one of three ways, mirrored into its C slot:
 //   `.weak`: a Swift weak reference (slot kind INDIRECT: the hot path goes through the
 //   registration); `.strong`: one +1 strong retain (slot kind STRONG: the hot path calls the
-//   slot's unretained pointer as is); `.tracked`: one +1 unowned retain, which keeps the
+//   slot's unretained pointer as is); `.zeroing`: one +1 unowned retain, which keeps the
 //   object's memory but not the object alive (slot kind TRACKED: the hot path takes a strong
 //   reference with `swift_tryRetain` for each call, which fails once deinit has started, and
-//   releases it after the call).
+//   releases it after the call). The registration gives its unowned reference back when it
+//   is released or swept, which frees a dead target's memory.
+// - Identity: a slot's 32-bit generation wraps after 2^32 - 1 acquisitions, so the Swift side
+//   never keys a registration by it (tokens name a registration's 64-bit serial).
 
 /// The C slot array and message table of one chain, and the hot path that reads them.
 @usableFromInline
@@ -42,12 +45,7 @@ final class DispatchTable {
 
     deinit {
         precondition(chain.pointee.depth == 0, "FastDelegates: a chain was freed during one of its own dispatches")
-        forEachSlotObject { _, object in
-            // A tracked target may outlive the chain: its lifetime must not keep reporting here.
-            let registration = object.takeUnretainedValue()
-            registration.lifetime?.leave(inbox, generation: registration.handle.generation)
-            object.release()
-        }
+        forEachSlotObject { _, object in object.release() }
         cdt_chain_destroy(chain)
     }
 
@@ -70,10 +68,6 @@ final class DispatchTable {
         }
     }
 
-    /// Where lifetimes post the deaths of tracked targets.
-    @usableFromInline
-    let inbox = DeathInbox()
-
     /// Changes how `registration` holds its target (`target`).
     func setRetention(of registration: Registration, to retention: Retention, target: AnyObject) {
         if isDispatching, registration.hold != .weak, let held = registration.target { park(held) }
@@ -81,25 +75,15 @@ final class DispatchTable {
         syncTarget(of: registration)
     }
 
-    /// Mirrors the registration's hold into its C slot, and joins or leaves its target's lifetime.
+    /// Mirrors the registration's hold into its C slot.
     private func syncTarget(of registration: Registration) {
         cdt_chain_set_target(chain, registration.handle, registration.heldTarget, registration.targetKind)
-        if registration.hold == .tracked, registration.lifetime == nil,
-           let target = registration.target as? DelegateLifetimeTracking {
-            registration.lifetime = target.delegateLifetime
-            target.delegateLifetime.join(inbox, generation: registration.handle.generation)
-        } else if registration.hold != .tracked, let lifetime = registration.lifetime {
-            lifetime.leave(inbox, generation: registration.handle.generation)
-            registration.lifetime = nil
-        }
     }
 
     /// Removes `registration`'s entries and frees its slot.
     func release(_ registration: Registration) {
         let messages = Array(registration.responses.keys)
         guard let object = cdt_chain_release(chain, registration.handle, messages, messages.count) else { return }
-        registration.lifetime?.leave(inbox, generation: registration.handle.generation)
-        registration.lifetime = nil
         if isDispatching { park(registration) }
         Unmanaged<Registration>.fromOpaque(object).release()
     }
@@ -171,6 +155,11 @@ final class DispatchTable {
 
     /// 0 when every invariant of the C table holds, else the code of the first broken one.
     var invariantViolation: Int32 { cdt_chain_check_invariants(chain) }
+
+    /// Test hook: see `cdt_chain_debug_set_next_generation`.
+    func setNextGeneration(_ next: UInt32) {
+        cdt_chain_debug_set_next_generation(chain, next)
+    }
 
     private func park(_ object: AnyObject) {
         graveyard.append(object)

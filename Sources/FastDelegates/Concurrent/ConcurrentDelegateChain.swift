@@ -34,8 +34,10 @@ import Synchronization
 ///   since two handlers removing each other's targets would otherwise wait for each other
 ///   forever; it still stops every call not yet started, on every thread.
 ///
-/// A ``DelegateLifetimeTracking`` target is held weakly here (the tracked mode is a
-/// ``DelegateChain`` feature).
+/// A weakly held native Swift class is on the same zeroing fast path as in ``DelegateChain``
+/// (an unowned reference, each call under `swift_tryRetain`), thread-safe: a target whose last
+/// release happens on another thread mid-send finishes its call alive and is never called
+/// again.
 public final class ConcurrentDelegateChain: Sendable {
     /// Whether a void message stops at its first responder (the same modes as ``DelegateChain``).
     public typealias Mode = DelegateChain.Mode
@@ -230,7 +232,7 @@ public final class ConcurrentDelegateChain: Sendable {
         let target = Unchecked(target)
         return locked { state -> Retention? in
             guard let registration = state.byIdentity[ObjectIdentifier(target.value)],
-                  registration.target === target.value
+                  registration.holds(target.value)
             else { return nil }
             return registration.retention
         }
@@ -349,7 +351,7 @@ public final class ConcurrentDelegateChain: Sendable {
         of target: AnyObject, in state: inout State, garbage: inout Garbage
     ) -> ConcurrentRegistration? {
         guard let registration = state.byIdentity[ObjectIdentifier(target)] else { return nil }
-        if registration.target === target { return registration }
+        if registration.holds(target) { return registration }
         unregister(registration, from: &state, garbage: &garbage)
         return nil
     }
@@ -398,11 +400,13 @@ public final class ConcurrentDelegateChain: Sendable {
         return true
     }
 
-    /// Whether `registration`'s target is alive. The strong reference a weak load makes is
-    /// parked in `garbage`: if the target's owner lets go meanwhile on another thread, the last
-    /// release (and the target's deinit) must not happen under the mutex.
+    /// Whether `registration`'s target is alive. A zeroing hold answers without a reference; the
+    /// strong reference a weak load makes is parked in `garbage`: if the target's owner lets go
+    /// meanwhile on another thread, the last release (and the target's deinit) must not happen
+    /// under the mutex.
     private static func isAlive(_ registration: ConcurrentRegistration, _ garbage: inout Garbage) -> Bool {
         if registration.strongTarget != nil { return true }
+        if let alive = registration.isAliveWithoutLoad { return alive }
         guard let target = registration.weakTarget else { return false }
         garbage.items.append(target)
         return true

@@ -22,7 +22,7 @@ let allVariants: [Variant] = [
     FastDelegatesVariant.variant(retention: .strong, mode: .nonBreaking),
     FastDelegatesVariant.variant(retention: .weak, mode: .breaking),
     FastDelegatesVariant.variant(retention: .strong, mode: .breaking),
-    FastDelegatesTrackedVariant.variant,
+    FastDelegatesWeakReferenceVariant.variant,
     ConcurrentVariant.weak,
     ConcurrentVariant.weakTwoThreads,
     PureSwiftProxyVariant.variant,
