@@ -408,6 +408,7 @@ public final class DelegateChain: MessageDispatching {
         registrations = kept
         removedInList = 0
         cleanupsSinceSweep = 0
+        table.deadFound = 0
         sweepThreshold = max(16, kept.count * 2)
         afterMutation()
     }
@@ -418,14 +419,16 @@ public final class DelegateChain: MessageDispatching {
 
     /// Hands back what the outermost dispatch left: parked objects and dead targets.
     ///
-    /// A sweep walks every registration, so it runs once per `count / 8` such dispatches: a
-    /// death costs O(1) amortized however many targets live (a dead target found by a send is
-    /// skipped until then; it holds no object, and the list stays within a constant factor of
-    /// the live targets).
+    /// A sweep walks every registration, so it runs once such dispatches, and the dead targets
+    /// they met, add up to `count / 8`: a death costs O(1) amortized however many targets live,
+    /// and sends that keep meeting many dead targets reclaim them soon (a dead target found by
+    /// a send is skipped until then, and the list stays within a constant factor of the live
+    /// targets).
     @usableFromInline
     func finishDispatch() {
         table.finishDispatch()
-        cleanupsSinceSweep += 1
+        cleanupsSinceSweep += 1 + table.deadFound
+        table.deadFound = 0
         if cleanupsSinceSweep * 8 >= registrations.count { sweepDead() }
     }
 }

@@ -36,6 +36,11 @@ final class DispatchTable {
     @usableFromInline @exclusivity(unchecked)
     var needsCleanup = false
 
+    /// How many times dispatches met a dead target since the chain last looked (it sweeps once
+    /// they add up to a share of its registrations).
+    @usableFromInline @exclusivity(unchecked)
+    var deadFound = 0
+
     /// - Parameter forcedCollisions: a test hook that hashes every message into one bucket.
     init(forcedCollisions: Bool = false) {
         guard let chain = cdt_chain_create() else { fatalError("FastDelegates: out of memory creating a chain") }
@@ -228,6 +233,7 @@ final class DispatchTable {
             guard let outcome else {
                 registration._withUnsafeGuaranteedRef { $0.isDead = true }
                 needsCleanup = true
+                deadFound &+= 1
                 continue
             }
             if outcome {

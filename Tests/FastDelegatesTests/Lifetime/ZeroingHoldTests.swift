@@ -78,10 +78,10 @@ struct WeakHoldDecisionTests {
         #expect(weakHold(for: NativeLeaf.self) == .zeroing)
         #expect(weakHold(for: Zeroed.self) == .zeroing)
         #endif
-        #expect(weakHold(for: WeakPathMortal.self) == .weakReference)
         let log = Log()
         let chain = DelegateChain()
         let weakPath = WeakPathMortal("w", log: log), native = Zeroed("n", log: log)
+        #expect(weakHold(for: WeakPathMortal.self) == .weakReference) // sent there by its init
         chain.add(weakPath)
         chain.add(native)
         #expect(chain.holdForTesting(of: weakPath) == .weak)
@@ -134,7 +134,7 @@ struct ZeroingHoldTests {
         let log = Log()
         let chain = DelegateChain()
         let survivor = Zeroed("survivor", log: log)
-        chain.add(survivor) { $0.on(Scroll.willBeginDragging) { _ in } }
+        chain.add(survivor, responses: Responses<Zeroed>().on(Scroll.willBeginDragging) { _ in })
         weak var weakDoomed: Zeroed?
         do {
             let doomed = Zeroed("doomed", log: log)
