@@ -289,6 +289,15 @@ public final class ConcurrentDelegateChain: Sendable {
         withExtendedLifetime(garbage) {}
     }
 
+    /// Whether `target`'s registration holds it on the zeroing fast path (nil if it has none),
+    /// for tests.
+    func holdIsZeroingForTesting(of target: AnyObject) -> Bool? {
+        let target = Unchecked(target)
+        return locked { state in
+            state.byIdentity[ObjectIdentifier(target.value)].map { $0.zeroingTarget != nil }
+        }
+    }
+
     /// How many registrations the chain keeps (live or not yet reclaimed), for tests.
     var registrationCount: Int {
         locked { $0.registrations.count }
