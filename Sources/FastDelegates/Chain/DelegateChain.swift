@@ -53,17 +53,9 @@ public final class DelegateChain: MessageDispatching {
     @usableFromInline
     let table: DispatchTable
 
-    /// Every registration, live or not yet swept, ordered by `order`. A removed registration
-    /// stays (with no target) until the next sweep, so that removals cost no array shifting.
-    private var registrations: [Registration] = []
-    /// How many registrations in `registrations` were removed and wait for a sweep.
-    private var removedInList = 0
-    private var byIdentity: [ObjectIdentifier: Registration] = [:]
-    /// Registrations by serial: what tokens name (a 64-bit serial is never reused, unlike
-    /// the C slot's 32-bit generation).
-    private var bySerial: [UInt64: Registration] = [:]
-    private var nextSerial: UInt64 = 0
-    private var sweepThreshold = 16
+    /// Every registration in order, the identity and serial indexes, and the sweep rules (the
+    /// model ``ConcurrentDelegateChain`` shares); the C table mirrors it for the hot path.
+    private var list = RegistrationList<Registration>()
     /// Dispatches that handed back dead targets or parked objects since the last sweep.
     private var cleanupsSinceSweep = 0
 
@@ -71,8 +63,6 @@ public final class DelegateChain: MessageDispatching {
     /// nil check for observation.
     @usableFromInline
     @exclusivity(unchecked) var observers: MessageObservers?
-
-    private static let orderStep: UInt64 = 1 << 24
 
     /// An empty chain.
     public init(mode: Mode = .nonBreaking) {
@@ -182,11 +172,7 @@ public final class DelegateChain: MessageDispatching {
     /// Removes every target.
     /// - Complexity: O(*n*) for *n* targets.
     public func removeAll() {
-        let removed = registrations
-        registrations.removeAll()
-        byIdentity.removeAll()
-        bySerial.removeAll()
-        removedInList = 0
+        let removed = list.removeAll()
         for registration in removed { table.release(registration) }
         afterMutation()
         // Strong targets die here, once the chain is consistent: their deinit may use it.
@@ -198,19 +184,19 @@ public final class DelegateChain: MessageDispatching {
     /// The live targets, in dispatch order.
     /// - Complexity: O(*n*).
     public var targets: [AnyObject] {
-        registrations.compactMap { $0.target }
+        list.entries.compactMap { $0.isUnlisted ? nil : $0.target }
     }
 
     /// How many live targets the chain has.
     /// - Complexity: O(*n*): each weak target is checked.
     public var count: Int {
-        registrations.reduce(0) { $0 + ($1.isAlive ? 1 : 0) }
+        list.entries.reduce(0) { $0 + (!$1.isUnlisted && $1.isAlive ? 1 : 0) }
     }
 
     /// Whether the chain has no live target.
     /// - Complexity: O(*n*) when the first targets are dead, else O(1).
     public var isEmpty: Bool {
-        !registrations.contains { $0.isAlive }
+        !list.entries.contains { !$0.isUnlisted && $0.isAlive }
     }
 
     /// Whether `target` is in the chain.
@@ -250,7 +236,7 @@ public final class DelegateChain: MessageDispatching {
 
     /// Removes the registration a token made, if it is still in the chain.
     func removeRegistration(serial: UInt64) {
-        guard let registration = bySerial[serial] else { return }
+        guard let registration = list.entry(serial: serial) else { return }
         unregister(registration)
     }
 
@@ -268,7 +254,7 @@ public final class DelegateChain: MessageDispatching {
     /// Registrations whose zeroing hold keeps the memory of a dead target, for tests: what
     /// memory a chain that never sends holds beyond its live targets.
     var deadAllocationsHeld: Int {
-        registrations.reduce(0) { $0 + ($1.holdsDeadAllocation ? 1 : 0) }
+        list.entries.reduce(0) { $0 + ($1.holdsDeadAllocation ? 1 : 0) }
     }
 
     /// Sizes of the C table, for tests and the benchmark.
@@ -283,65 +269,56 @@ public final class DelegateChain: MessageDispatching {
 
     /// Registrations not removed: live, or dead and not yet swept.
     var registrationCount: Int {
-        registrations.count - removedInList
+        list.listedCount
     }
 
     /// Registrations the chain's list holds, removed ones not yet swept included: what its
     /// memory grows with.
     var registrationListCount: Int {
-        registrations.count
+        list.entries.count
     }
 
     var invariantViolation: Int32 { table.invariantViolation }
 
     private func liveRegistration(of target: AnyObject) -> Registration? {
-        guard let registration = byIdentity[ObjectIdentifier(target)] else { return nil }
-        if registration.holds(target) { return registration }
-        // The registered target died and another object now has its address.
-        unregister(registration)
-        return nil
+        let (live, stale) = list.lookup(target)
+        // A stale registration's target died and another object now has its address.
+        if let stale { unregister(stale) }
+        return live
     }
 
     private func register(
         _ target: AnyObject, retention: Retention, handlers: [UInt32: AnyHandler], at index: Int?
     ) -> DelegateToken {
-        // A chain is never its own target (see the type's documentation). Generation 0 is never
+        // A chain is never its own target (see the type's documentation). Serial 0 is never
         // issued, so this token's cancel does nothing.
         if target === self { return DelegateToken(chain: self, serial: 0) }
+        let table = self.table
         let registration: Registration
         if let existing = liveRegistration(of: target) {
             registration = existing
             table.setRetention(of: existing, to: retention, target: target)
             table.replaceResponses(of: existing, with: existing.responses.merging(handlers) { _, new in new })
             if let index {
-                let position = registrations.firstIndex { $0 === existing }!
-                registrations.remove(at: position)
-                let order = makeRoom(atLiveIndex: index)
-                table.move(existing, to: order.key)
-                registrations.insert(existing, at: order.position)
+                list.move(existing, toLiveIndex: index, isAlive: { $0.isAlive }) { table.renumber($0) }
+                table.move(existing)
             }
         } else {
-            if registrations.count >= sweepThreshold { sweepDead() }
-            let order = index.map { makeRoom(atLiveIndex: $0) } ?? appendOrder()
-            nextSerial += 1
+            if list.sweepIsDue { sweepDead() }
             registration = Registration(
-                target: target, serial: nextSerial, retention: retention, responses: handlers, order: order.key)
+                target: target, serial: list.makeSerial(), retention: retention, responses: handlers)
+            list.insert(registration, atLiveIndex: index, isAlive: { $0.isAlive }) { table.renumber($0) }
             table.acquire(registration)
-            registrations.insert(registration, at: order.position)
-            byIdentity[registration.identity] = registration
-            bySerial[registration.serial] = registration
         }
         return DelegateToken(chain: self, serial: registration.serial)
     }
 
-    /// O(1) amortized besides the C table's work: the registration leaves `registrations` with
-    /// the next sweep, which runs once removed ones make up half of the list.
+    /// O(1) amortized besides the C table's work: the registration leaves the list with the
+    /// next sweep, which runs once removed ones make up half of the list.
     private func unregister(_ registration: Registration) {
         table.release(registration)
-        forget(registration)
-        registration.isDead = true // the next sweep drops it
-        removedInList += 1
-        if removedInList >= 16, removedInList * 2 >= registrations.count {
+        registration.isDead = true
+        if list.unlist(registration) {
             sweepDead()
         } else {
             afterMutation()
@@ -350,67 +327,15 @@ public final class DelegateChain: MessageDispatching {
         table.releaseTarget(of: registration)
     }
 
-    private func forget(_ registration: Registration) {
-        if byIdentity[registration.identity] === registration { byIdentity[registration.identity] = nil }
-        if bySerial[registration.serial] === registration { bySerial[registration.serial] = nil }
-    }
-
-    private func appendOrder() -> (key: UInt64, position: Int) {
-        let last = registrations.last?.order ?? 0
-        if last > UInt64.max - Self.orderStep * 2 { renumber() }
-        return ((registrations.last?.order ?? 0) + Self.orderStep, registrations.count)
-    }
-
-    /// A sort key and array position before the live target now at `liveIndex`.
-    private func makeRoom(atLiveIndex liveIndex: Int) -> (key: UInt64, position: Int) {
-        var live = 0
-        var position = registrations.count
-        for (offset, registration) in registrations.enumerated() where registration.isAlive {
-            if live == liveIndex {
-                position = offset
-                break
-            }
-            live += 1
-        }
-        precondition(
-            liveIndex >= 0 && (position < registrations.count || live == liveIndex),
-            "FastDelegates: insert index \(liveIndex) is out of range 0...\(live)")
-        if position == registrations.count { return appendOrder() }
-        let below = position == 0 ? 0 : registrations[position - 1].order
-        if registrations[position].order - below < 2 {
-            renumber()
-            return makeRoom(atLiveIndex: liveIndex)
-        }
-        return (below + (registrations[position].order - below) / 2, position)
-    }
-
-    private func renumber() {
-        for (offset, registration) in registrations.enumerated() {
-            table.renumber(registration, to: UInt64(offset + 1) * Self.orderStep)
-        }
-    }
-
-    /// Drops every registration whose weak target has died (and gives back the memory a
-    /// zeroing hold kept). An add runs it once the list has doubled since the last one, so a
-    /// chain whose targets die holds at most as many dead registrations as live ones (or 16),
-    /// even if it never sends.
+    /// Drops removed registrations and those whose weak target has died (which gives back the
+    /// memory a zeroing hold kept). See ``RegistrationList`` for when it runs.
     private func sweepDead() {
-        var kept: [Registration] = []
-        kept.reserveCapacity(registrations.count)
-        for registration in registrations {
-            if !registration.isDead, registration.isAlive {
-                kept.append(registration)
-                continue
-            }
-            table.release(registration)
-            forget(registration)
-        }
-        registrations = kept
-        removedInList = 0
+        let (dead, left) = list.sweep { !$0.isDead && $0.isAlive }
+        for registration in dead { table.release(registration) }
         cleanupsSinceSweep = 0
         table.deadFound = 0
-        sweepThreshold = max(16, kept.count * 2)
         afterMutation()
+        withExtendedLifetime(left) {} // their last release, after the list's access ended
     }
 
     private func afterMutation() {
@@ -429,7 +354,7 @@ public final class DelegateChain: MessageDispatching {
         table.finishDispatch()
         cleanupsSinceSweep += 1 + table.deadFound
         table.deadFound = 0
-        if cleanupsSinceSweep * 8 >= registrations.count { sweepDead() }
+        if cleanupsSinceSweep * 8 >= list.entries.count { sweepDead() }
     }
 }
 

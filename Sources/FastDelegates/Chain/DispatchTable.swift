@@ -89,6 +89,9 @@ final class DispatchTable {
     func release(_ registration: Registration) {
         let messages = Array(registration.responses.keys)
         guard let object = cdt_chain_release(chain, registration.handle, messages, messages.count) else { return }
+        // Generation 0 is never live: the released handle can never name a slot again, even one
+        // that a later acquisition gives the same generation after the counter wraps.
+        registration.handle = cdt_handle(slot: 0, generation: 0)
         if isDispatching { park(registration) }
         Unmanaged<Registration>.fromOpaque(object).release()
     }
@@ -112,22 +115,21 @@ final class DispatchTable {
         }
     }
 
-    /// Moves `registration` to sort key `order`, re-placing its entries.
-    func move(_ registration: Registration, to order: UInt64) {
+    /// Moves `registration` to its new sort key (`order`), re-placing its entries.
+    func move(_ registration: Registration) {
         for message in registration.responses.keys {
             cdt_chain_remove_entry(chain, registration.handle, message)
         }
-        registration.order = order
-        cdt_chain_set_order(chain, registration.handle, order)
+        cdt_chain_set_order(chain, registration.handle, registration.order)
         for (message, handler) in registration.responses {
             insertEntry(registration, message: message, handler: handler)
         }
     }
 
-    /// Gives `registration` a new sort key that keeps it where it is relative to the others.
-    func renumber(_ registration: Registration, to order: UInt64) {
-        registration.order = order
-        cdt_chain_set_order(chain, registration.handle, order)
+    /// Mirrors `registration`'s new sort key (which keeps it where it is relative to the
+    /// others) into its C slot.
+    func renumber(_ registration: Registration) {
+        cdt_chain_set_order(chain, registration.handle, registration.order)
     }
 
     /// Closes gaps in the slot array once enough slots are free, and refreshes the handles.

@@ -2,7 +2,7 @@ import CDispatchTable
 
 /// One target in a chain: how it is held, what it answers and where its C slot is.
 @usableFromInline
-final class Registration {
+final class Registration: ListedRegistration {
     enum Hold {
         /// A Swift weak reference (``WeakHold/weakReference``).
         case weak
@@ -33,15 +33,18 @@ final class Registration {
     @usableFromInline @exclusivity(unchecked)
     var isDead = false
 
+    /// Set when the registration left its chain's indexes (``RegistrationList``).
+    var isUnlisted = false
+
     var responses: [UInt32: AnyHandler]
     var handle = cdt_handle(slot: 0, generation: 0)
-    var order: UInt64
+    /// Its sort key in the chain (set by the chain's ``RegistrationList``, mirrored in its C slot).
+    var order: UInt64 = 0
 
-    init(target: AnyObject, serial: UInt64, retention: Retention, responses: [UInt32: AnyHandler], order: UInt64) {
+    init(target: AnyObject, serial: UInt64, retention: Retention, responses: [UInt32: AnyHandler]) {
         identity = ObjectIdentifier(target)
         self.serial = serial
         self.responses = responses
-        self.order = order
         setRetention(retention, of: target)
     }
 
