@@ -32,8 +32,8 @@ import Darwin
 
 /// One target in a `ConcurrentDelegateChain`.
 @usableFromInline
-final class ConcurrentRegistration: @unchecked Sendable {
-    /// Unique within its chain; what tokens name.
+final class ConcurrentRegistration: ListedRegistration, @unchecked Sendable {
+    /// Unique within its chain for the chain's whole life; what tokens name.
     let id: UInt64
     /// The identity of the target it was made for (valid while the target lives).
     let identity: ObjectIdentifier
@@ -63,6 +63,12 @@ final class ConcurrentRegistration: @unchecked Sendable {
     var strongTarget: AnyObject?
     /// What the target answers. Guarded by the chain's mutex.
     var responses: [UInt32: AnyHandler]
+    /// Its sort key (``RegistrationList``). Guarded by the chain's mutex.
+    var order: UInt64 = 0
+    /// Set when it left the chain's indexes (``RegistrationList``). Guarded by the chain's mutex.
+    var isUnlisted = false
+
+    var serial: UInt64 { id }
 
     init(id: UInt64, target: AnyObject, retention: Retention, responses: [UInt32: AnyHandler]) {
         self.id = id

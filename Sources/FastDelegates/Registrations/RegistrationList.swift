@@ -181,3 +181,5 @@ struct RegistrationList<Entry: ListedRegistration> {
         }
     }
 }
+
+extension RegistrationList: Sendable where Entry: Sendable {}
