@@ -4,9 +4,11 @@ import PackageDescription
 let package = Package(
     name: "FastDelegates",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    // The only product. A dependent resolves no other package: the dependencies below serve the
+    // benchmark executable target, which is deliberately not a product (`swift run fastdelegates-bench`
+    // still runs it here), and the DocC plugin, which no target uses.
     products: [
         .library(name: "FastDelegates", targets: ["FastDelegates"]),
-        .executable(name: "fastdelegates-bench", targets: ["fastdelegates-bench"]),
     ],
     dependencies: [
         // Benchmark-only dependencies (the library itself depends on nothing).
