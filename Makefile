@@ -8,14 +8,18 @@ C_SOURCES := $(wildcard Sources/CDispatchTable/*.c)
 FUZZ_SECONDS ?= 60
 TIMED = start=$$(date +%s); trap 'echo "[$@] $$(( $$(date +%s) - start ))s"' EXIT;
 
-.PHONY: bench test deps c-warnings swift-warnings unit-tests release-tests sanitize-thread sanitize-address fuzz
+.PHONY: bench test deps c-warnings swift-warnings format-lint format generate generated-check unit-tests \
+	release-tests sanitize-thread sanitize-address fuzz
 
-## Runs the benchmark CLI (release build).
+## Runs the benchmark CLI (release build): prints the table, and writes the published results
+## (docs/benchmarks.md, with the date, machine, Swift version and commit) and the chart (docs/bench.svg).
 bench: deps
-	$(SWIFT) run -c release fastdelegates-bench $(BENCH_ARGS)
+	$(SWIFT) run -c release fastdelegates-bench --markdown docs/benchmarks.md --chart docs/bench.svg $(BENCH_ARGS)
 
-## Runs every check CI runs: warnings, the tests (debug and release), under TSan and ASan, and the fuzzer.
-test: deps c-warnings swift-warnings unit-tests release-tests sanitize-thread sanitize-address fuzz
+## Runs every check CI runs: warnings, formatting, generated code, the tests (debug and release),
+## under TSan and ASan, and the fuzzer.
+test: deps c-warnings swift-warnings format-lint generated-check unit-tests release-tests sanitize-thread \
+	sanitize-address fuzz
 
 deps:
 	@if ! pkg-config --exists libbsd 2>/dev/null && ! dpkg -s libbsd-dev >/dev/null 2>&1; then \
@@ -38,6 +42,22 @@ swift-warnings:
 	fi
 	@rm -f .build-warnings.log
 	@echo "Swift: no warnings"
+
+## Sources and Tests follow .swift-format (`make format` fixes what it can).
+format-lint:
+	@$(SWIFT) format lint --strict --recursive --parallel Sources Tests
+	@echo "swift format: Sources and Tests clean"
+
+format:
+	$(SWIFT) format format --in-place --recursive --parallel Sources Tests
+
+## Regenerates the hand-written forwarders of the benchmark (HandWrittenWeak+Generated.swift).
+generate:
+	scripts/generate-handwritten-weak.py
+
+generated-check:
+	@scripts/generate-handwritten-weak.py --check
+	@echo "generated sources up to date"
 
 unit-tests:
 	@$(TIMED) $(SWIFT) test
