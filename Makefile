@@ -1,5 +1,6 @@
 # FastDelegates: the two Quick-start commands (`make bench`, `make test`) and their parts.
-# Both install the C core's system library (libbsd-dev) first when it is missing.
+# Both install the C core's system library (libbsd-dev) first when it is missing, and python3
+# (the generator of the benchmark's hand-written forwarders) for `make test`.
 
 SWIFT ?= swift
 CC_CHECK ?= cc
@@ -25,6 +26,10 @@ deps:
 	@if ! pkg-config --exists libbsd 2>/dev/null && ! dpkg -s libbsd-dev >/dev/null 2>&1; then \
 		echo "installing libbsd-dev"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libbsd-dev pkg-config; \
+	fi
+	@if ! command -v python3 >/dev/null 2>&1; then \
+		echo "installing python3 (runs scripts/generate-handwritten-weak.py)"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3; \
 	fi
 
 ## The C core is C11 and -Wall -Wextra clean.
