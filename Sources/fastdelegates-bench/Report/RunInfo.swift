@@ -84,12 +84,15 @@ struct RunInfo {
         #endif
     }
 
-    /// The short commit hash of the working directory's checkout, marked when it has changes.
+    /// The short commit hash of the working directory's checkout, marked when it has changes that
+    /// can affect a measurement (changes to Markdown files and `docs/`, which `make bench` itself
+    /// rewrites, do not count).
     static func commit() -> String {
         guard let hash = run("git", ["rev-parse", "--short", "HEAD"])?.trimmingCharacters(in: .whitespacesAndNewlines),
             !hash.isEmpty
         else { return "unknown" }
-        let changes = run("git", ["status", "--porcelain", "--untracked-files=no"]) ?? ""
+        let measured = [":(top)", ":(top,exclude)docs", ":(top,exclude)*.md"]
+        let changes = run("git", ["status", "--porcelain", "--untracked-files=no", "--"] + measured) ?? ""
         return changes.isEmpty ? hash : "\(hash) (with uncommitted changes)"
     }
 
