@@ -4,6 +4,10 @@ import Foundation
 /// targets N, both axes logarithmic, one line per variant. FastDelegates' own variants are drawn
 /// bold with filled markers, the peers thin, dashed and muted with hollow markers; every series
 /// has its own colour and marker shape, named in a legend split into the two groups.
+///
+/// Variants that send from several threads at once are left out (and named under the legend):
+/// on a loaded machine they measure the scheduler, and their outliers would squash every other
+/// line; the tables keep them.
 enum SVGChart {
     /// Strong colours for FastDelegates' variants.
     static let ownPalette = [
@@ -17,6 +21,11 @@ enum SVGChart {
     /// Marker shapes, cycled per group so neighbouring series differ in shape as well as colour.
     enum Marker: CaseIterable {
         case circle, square, diamond, triangleUp, triangleDown, plus, cross, hexagon
+    }
+
+    /// Whether a variant sends from several threads at once (left out of the chart).
+    static func isMultithreaded(_ variant: String) -> Bool {
+        variant.hasSuffix("threads")
     }
 
     /// Whether a variant is FastDelegates' own (drawn bold) rather than a peer.
@@ -48,7 +57,12 @@ enum SVGChart {
     }
 
     static func render(_ rows: [ResultRow], scenario: String = "tick") -> String {
-        let data = rows.filter { $0.scenario == scenario && $0.median_ns > 0 && $0.median_ns.isFinite }
+        let measured = rows.filter { $0.scenario == scenario && $0.median_ns > 0 && $0.median_ns.isFinite }
+        let data = measured.filter { !isMultithreaded($0.variant) }
+        var omitted: [String] = []
+        for row in measured where isMultithreaded(row.variant) && !omitted.contains(row.variant) {
+            omitted.append(row.variant)
+        }
         var variants: [String] = []
         for row in data where !variants.contains(row.variant) { variants.append(row.variant) }
         let style = styles(variants)
@@ -56,7 +70,7 @@ enum SVGChart {
 
         let plotLeft = 80.0, plotTop = 56.0, plotWidth = 560.0, plotHeight = 400.0
         let legendLeft = plotLeft + plotWidth + 40
-        let legendRows = Double(variants.count + 2) * 20
+        let legendRows = Double(variants.count + 2 + 2 * omitted.count) * 20
         let width = legendLeft + 250
         let height = max(plotTop + plotHeight + 70, plotTop + legendRows + 20)
 
@@ -149,6 +163,11 @@ enum SVGChart {
             }
             legendY += 12
         }
+        for variant in omitted {
+            svg += text(legendLeft, legendY + 4, "not drawn: \(variant)", anchor: "start", color: "#555555")
+            svg += text(legendLeft, legendY + 20, "(several threads; see the table)", anchor: "start", color: "#555555")
+            legendY += 38
+        }
         return svg + "</svg>\n"
     }
 
@@ -210,8 +229,10 @@ enum SVGChart {
         "<line x1=\"\(f(x1))\" y1=\"\(f(y1))\" x2=\"\(f(x2))\" y2=\"\(f(y2))\" stroke=\"\(color)\"/>\n"
     }
 
-    private static func text(_ x: Double, _ y: Double, _ content: String, anchor: String) -> String {
-        "<text x=\"\(f(x))\" y=\"\(f(y))\" text-anchor=\"\(anchor)\">\(escape(content))</text>\n"
+    private static func text(
+        _ x: Double, _ y: Double, _ content: String, anchor: String, color: String = "black"
+    ) -> String {
+        "<text x=\"\(f(x))\" y=\"\(f(y))\" text-anchor=\"\(anchor)\" fill=\"\(color)\">\(escape(content))</text>\n"
     }
 
     private static func escape(_ text: String) -> String {
