@@ -92,7 +92,7 @@ public final class DelegateChain: MessageDispatching {
     ///   on the shorter side).
     @discardableResult
     public func add<Target: DelegateResponder>(_ target: Target, retention: Retention = .weak) -> DelegateToken {
-        register(target, retention: retention, handlers: Target.responses.handlers, at: nil)
+        register(target, retention: retention, handlers: Target.responses.responses.handlers, at: nil)
     }
 
     /// Adds `target` at the end, answering `responses`.
@@ -101,6 +101,15 @@ public final class DelegateChain: MessageDispatching {
         _ target: Target, retention: Retention = .weak, responses: Responses<Target>
     ) -> DelegateToken {
         register(target, retention: retention, handlers: responses.handlers, at: nil)
+    }
+
+    /// As the overload taking ``Responses``, with `responses` in another form, such as
+    /// a type's ``SendableResponses``.
+    @discardableResult
+    public func add<Target: AnyObject>(
+        _ target: Target, retention: Retention = .weak, responses: some ResponseSet<Target>
+    ) -> DelegateToken {
+        register(target, retention: retention, handlers: responses.responses.handlers, at: nil)
     }
 
     /// Adds `target` at the end, answering the responses `build` declares for this registration.
@@ -122,7 +131,7 @@ public final class DelegateChain: MessageDispatching {
         _ target: Target, retention: Retention = .weak,
         _ build: (Responses<Target>) -> Responses<Target>
     ) -> DelegateToken {
-        register(target, retention: retention, handlers: build(Target.responses).handlers, at: nil)
+        register(target, retention: retention, handlers: build(Target.responses.responses).handlers, at: nil)
     }
 
     /// Adds `responder`'s target at the end, answering its responses.
@@ -143,12 +152,21 @@ public final class DelegateChain: MessageDispatching {
         register(target, retention: retention, handlers: responses.handlers, at: index)
     }
 
+    /// As the overload taking ``Responses``, with `responses` in another form, such as
+    /// a type's ``SendableResponses``.
+    @discardableResult
+    public func insert<Target: AnyObject>(
+        _ target: Target, at index: Int, retention: Retention = .weak, responses: some ResponseSet<Target>
+    ) -> DelegateToken {
+        register(target, retention: retention, handlers: responses.responses.handlers, at: index)
+    }
+
     /// Inserts `target` at `index` of ``targets``, answering its type's responses.
     @discardableResult
     public func insert<Target: DelegateResponder>(
         _ target: Target, at index: Int, retention: Retention = .weak
     ) -> DelegateToken {
-        register(target, retention: retention, handlers: Target.responses.handlers, at: index)
+        register(target, retention: retention, handlers: Target.responses.responses.handlers, at: index)
     }
 
     /// Inserts `responder`'s target at `index` of ``targets``, answering its responses.

@@ -88,7 +88,7 @@ public final class ConcurrentDelegateChain: Sendable {
     ///   chain's snapshot is rebuilt under its mutex.
     @discardableResult
     public func add<Target: DelegateResponder>(_ target: Target, retention: Retention = .weak)
-        -> ConcurrentDelegateToken
+        -> ConcurrentDelegateToken where Target.DeclaredResponses == SendableResponses<Target>
     {
         register(target, retention: retention, handlers: Target.responses.handlers, at: nil)
     }
@@ -97,7 +97,7 @@ public final class ConcurrentDelegateChain: Sendable {
     /// - Complexity: O(*n* + *e*), as ``add(_:retention:)``.
     @discardableResult
     public func add<Target: AnyObject>(
-        _ target: Target, retention: Retention = .weak, responses: Responses<Target>
+        _ target: Target, retention: Retention = .weak, responses: SendableResponses<Target>
     ) -> ConcurrentDelegateToken {
         register(target, retention: retention, handlers: responses.handlers, at: nil)
     }
@@ -107,9 +107,9 @@ public final class ConcurrentDelegateChain: Sendable {
     @discardableResult
     public func add<Target: AnyObject>(
         _ target: Target, retention: Retention = .weak,
-        _ build: (Responses<Target>) -> Responses<Target>
+        _ build: (SendableResponses<Target>) -> SendableResponses<Target>
     ) -> ConcurrentDelegateToken {
-        register(target, retention: retention, handlers: build(Responses()).handlers, at: nil)
+        register(target, retention: retention, handlers: build(SendableResponses()).handlers, at: nil)
     }
 
     /// Adds `target` at the end, answering its type's responses plus those `build` declares.
@@ -117,8 +117,8 @@ public final class ConcurrentDelegateChain: Sendable {
     @discardableResult
     public func add<Target: DelegateResponder>(
         _ target: Target, retention: Retention = .weak,
-        _ build: (Responses<Target>) -> Responses<Target>
-    ) -> ConcurrentDelegateToken {
+        _ build: (SendableResponses<Target>) -> SendableResponses<Target>
+    ) -> ConcurrentDelegateToken where Target.DeclaredResponses == SendableResponses<Target> {
         register(target, retention: retention, handlers: build(Target.responses).handlers, at: nil)
     }
 
@@ -129,7 +129,7 @@ public final class ConcurrentDelegateChain: Sendable {
     /// - Complexity: O(*n* + *e*), as ``add(_:retention:)``.
     @discardableResult
     public func insert<Target: AnyObject>(
-        _ target: Target, at index: Int, retention: Retention = .weak, responses: Responses<Target>
+        _ target: Target, at index: Int, retention: Retention = .weak, responses: SendableResponses<Target>
     ) -> ConcurrentDelegateToken {
         register(target, retention: retention, handlers: responses.handlers, at: index)
     }
@@ -139,7 +139,7 @@ public final class ConcurrentDelegateChain: Sendable {
     @discardableResult
     public func insert<Target: DelegateResponder>(
         _ target: Target, at index: Int, retention: Retention = .weak
-    ) -> ConcurrentDelegateToken {
+    ) -> ConcurrentDelegateToken where Target.DeclaredResponses == SendableResponses<Target> {
         register(target, retention: retention, handlers: Target.responses.handlers, at: index)
     }
 

@@ -75,6 +75,14 @@ public final class DelegateInterceptor<MiddleMan: AnyObject>: MessageDispatching
         setReceiver(AnyResponder(target, responses: responses), retention: retention)
     }
 
+    /// As the overload taking ``Responses``, with `responses` in another form, such as
+    /// a type's ``SendableResponses``.
+    public func setReceiver<Target: AnyObject>(
+        _ target: Target, retention: Retention = .weak, responses: some ResponseSet<Target>
+    ) {
+        setReceiver(AnyResponder(target, responses: responses), retention: retention)
+    }
+
     /// Hands `message` to the middle man if it intercepts it, else to the receiver, passing
     /// the answer to `body`.
     @inlinable

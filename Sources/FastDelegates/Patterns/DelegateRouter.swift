@@ -78,6 +78,14 @@ public final class DelegateRouter<Key: Hashable>: MessageDispatching {
         route(key, to: AnyResponder(target, responses: responses), retention: retention)
     }
 
+    /// As the overload taking ``Responses``, with `responses` in another form, such as
+    /// a type's ``SendableResponses``.
+    public func route<Target: AnyObject>(
+        _ key: Key, to target: Target, retention: Retention = .strong, responses: some ResponseSet<Target>
+    ) {
+        route(key, to: AnyResponder(target, responses: responses), retention: retention)
+    }
+
     /// Removes the route for `key`; sends under it go to the default from then on.
     /// - Returns: whether there was a route for `key`.
     @discardableResult
@@ -104,6 +112,14 @@ public final class DelegateRouter<Key: Hashable>: MessageDispatching {
     /// Makes `target` the default, answering `responses`.
     public func setDefault<Target: AnyObject>(
         _ target: Target, retention: Retention = .strong, responses: Responses<Target>
+    ) {
+        setDefault(AnyResponder(target, responses: responses), retention: retention)
+    }
+
+    /// As the overload taking ``Responses``, with `responses` in another form, such as
+    /// a type's ``SendableResponses``.
+    public func setDefault<Target: AnyObject>(
+        _ target: Target, retention: Retention = .strong, responses: some ResponseSet<Target>
     ) {
         setDefault(AnyResponder(target, responses: responses), retention: retention)
     }

@@ -64,6 +64,14 @@ public final class DelegateSlot: MessageDispatching {
         setPrimary(AnyResponder(target, responses: responses), retention: retention)
     }
 
+    /// As the overload taking ``Responses``, with `responses` in another form, such as
+    /// a type's ``SendableResponses``.
+    public func setPrimary<Target: AnyObject>(
+        _ target: Target, retention: Retention = .weak, responses: some ResponseSet<Target>
+    ) {
+        setPrimary(AnyResponder(target, responses: responses), retention: retention)
+    }
+
     // MARK: - Secondaries
 
     /// The live secondaries, in attach order.
@@ -86,6 +94,15 @@ public final class DelegateSlot: MessageDispatching {
     @discardableResult
     public func attach<Target: AnyObject>(
         _ target: Target, retention: Retention = .weak, responses: Responses<Target>
+    ) -> DelegateToken {
+        secondaryChain.add(target, retention: retention, responses: responses)
+    }
+
+    /// As the overload taking ``Responses``, with `responses` in another form, such as
+    /// a type's ``SendableResponses``.
+    @discardableResult
+    public func attach<Target: AnyObject>(
+        _ target: Target, retention: Retention = .weak, responses: some ResponseSet<Target>
     ) -> DelegateToken {
         secondaryChain.add(target, retention: retention, responses: responses)
     }
