@@ -8,14 +8,14 @@ C_SOURCES := $(wildcard Sources/CDispatchTable/*.c)
 FUZZ_SECONDS ?= 60
 TIMED = start=$$(date +%s); trap 'echo "[$@] $$(( $$(date +%s) - start ))s"' EXIT;
 
-.PHONY: bench test deps c-warnings swift-warnings unit-tests release-tests sanitize-thread sanitize-address fuzz
+.PHONY: bench test deps c-warnings swift-warnings compile-fail unit-tests release-tests sanitize-thread sanitize-address fuzz
 
 ## Runs the benchmark CLI (release build).
 bench: deps
 	$(SWIFT) run -c release fastdelegates-bench $(BENCH_ARGS)
 
 ## Runs every check CI runs: warnings, the tests (debug and release), under TSan and ASan, and the fuzzer.
-test: deps c-warnings swift-warnings unit-tests release-tests sanitize-thread sanitize-address fuzz
+test: deps c-warnings swift-warnings compile-fail unit-tests release-tests sanitize-thread sanitize-address fuzz
 
 deps:
 	@if ! pkg-config --exists libbsd 2>/dev/null && ! dpkg -s libbsd-dev >/dev/null 2>&1; then \
@@ -38,6 +38,11 @@ swift-warnings:
 	fi
 	@rm -f .build-warnings.log
 	@echo "Swift: no warnings"
+
+## Snippets the compiler must reject (Tests/CompileFail): non-Sendable handlers on the
+## concurrent chain, a @MainActor-owned chain reached from a detached task, and others.
+compile-fail:
+	@$(TIMED) scripts/compile-fail.sh
 
 unit-tests:
 	@$(TIMED) $(SWIFT) test

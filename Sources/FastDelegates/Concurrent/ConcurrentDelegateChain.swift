@@ -122,6 +122,15 @@ public final class ConcurrentDelegateChain: Sendable {
         register(target, retention: retention, handlers: build(Target.responses).handlers, at: nil)
     }
 
+    /// Adds `responder`'s target at the end, answering its `@Sendable` handlers.
+    ///
+    /// An ``AnyResponder`` is not accepted: its handlers need not be `@Sendable`.
+    /// - Complexity: O(*n* + *e*), as ``add(_:retention:)``.
+    @discardableResult
+    public func add(_ responder: AnySendableResponder, retention: Retention = .weak) -> ConcurrentDelegateToken {
+        register(responder.target, retention: retention, handlers: responder.handlers, at: nil)
+    }
+
     /// Inserts `target` so that it becomes the live target at `index` of ``targets``.
     ///
     /// A target already in the chain moves to `index` (counted among the other targets).
@@ -141,6 +150,15 @@ public final class ConcurrentDelegateChain: Sendable {
         _ target: Target, at index: Int, retention: Retention = .weak
     ) -> ConcurrentDelegateToken where Target.DeclaredResponses == SendableResponses<Target> {
         register(target, retention: retention, handlers: Target.responses.handlers, at: index)
+    }
+
+    /// Inserts `responder`'s target at `index` of ``targets``, answering its `@Sendable` handlers.
+    /// - Complexity: O(*n* + *e*), as ``add(_:retention:)``.
+    @discardableResult
+    public func insert(_ responder: AnySendableResponder, at index: Int, retention: Retention = .weak)
+        -> ConcurrentDelegateToken
+    {
+        register(responder.target, retention: retention, handlers: responder.handlers, at: index)
     }
 
     // MARK: - Removing
