@@ -2,11 +2,18 @@
 /// delegate slot.
 ///
 /// ```swift
-/// let chain = DelegateChain()                         // or DelegateChain(mode: .breaking)
-/// chain.add(analytics)                                // weak; answers Analytics.responses
-/// chain.add(zoomer) { $0.on(Scroll.viewForZooming) { me in me.zoomView } }
-/// chain.send(Scroll.didScroll, 12.5)                  // every responder, in order
-/// let view = chain.send(Scroll.viewForZooming)        // the first responder's answer, or nil
+/// @MainActor final class ScrollScreen {
+///     let chain = DelegateChain()                     // or DelegateChain(mode: .breaking)
+///     var zoomView: View?
+///     func wire(_ analytics: Analytics) {
+///         chain.add(analytics)                        // weak; answers Analytics.responses
+///         chain.add(self) { $0.on(Scroll.viewForZooming) { me in me.zoomView } }
+///     }
+///     func scrolled(to y: Double) -> View? {
+///         chain.send(Scroll.didScroll, y)             // every responder, in order
+///         return chain.send(Scroll.viewForZooming)    // the first responder's answer, or nil
+///     }
+/// }
 /// ```
 ///
 /// Semantics:
@@ -32,8 +39,11 @@
 ///   cancelling a token again or after its chain is gone does nothing, and a target's deinit
 ///   may send to the chain (a dying target is never called).
 ///
-/// A chain is not thread-safe: use it from one thread or actor at a time (it is not `Sendable`).
-/// Handlers run synchronously on the sending thread.
+/// A chain is not thread-safe and not `Sendable`: it lives in its owner's isolation domain (a
+/// `@MainActor` view controller's, say). Handlers run synchronously on the sending thread, so
+/// they may be any closure: one formed in `@MainActor` code calls main-actor methods directly,
+/// and any may capture non-`Sendable` values. For sends from several threads, see
+/// ``ConcurrentDelegateChain``.
 public final class DelegateChain: MessageDispatching {
     /// Whether a void message stops at its first responder.
     public enum Mode: Sendable, Hashable {

@@ -34,6 +34,11 @@ import Synchronization
 ///   since two handlers removing each other's targets would otherwise wait for each other
 ///   forever; it still stops every call not yet started, on every thread.
 ///
+/// Handlers are `@Sendable`, since they run on whatever thread sends: the chain takes
+/// ``SendableResponses`` and ``AnySendableResponder`` only, and a ``DelegateResponder`` whose
+/// `responses` are ``SendableResponses``. The compiler rejects a handler that captures
+/// non-`Sendable` state or calls an actor's isolated methods.
+///
 /// A ``DelegateLifetimeTracking`` target is held weakly here (the tracked mode is a
 /// ``DelegateChain`` feature).
 public final class ConcurrentDelegateChain: Sendable {

@@ -5,7 +5,7 @@
 /// property; other objects attach as secondaries to hear the same messages:
 ///
 /// ```swift
-/// final class ScrollView {
+/// @MainActor final class ScrollView {
 ///     let delegates = DelegateSlot()
 ///     var delegate: (any ScrollViewDelegate)? {
 ///         get { delegates.primary as? any ScrollViewDelegate }
@@ -27,7 +27,8 @@
 /// - Targets are held weakly unless added with ``Retention/strong``, as in a ``DelegateChain``,
 ///   and handlers may change the slot while it dispatches with the same rules.
 ///
-/// Not thread-safe: use a slot from one thread or actor at a time.
+/// Not thread-safe, and not `Sendable`: a slot lives in its owner's isolation domain (a
+/// `@MainActor` view's, say), and its handlers, which may be any closure, run there.
 public final class DelegateSlot: MessageDispatching {
     @usableFromInline
     let primaryChain = DelegateChain()
