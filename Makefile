@@ -9,18 +9,18 @@ C_SOURCES := $(wildcard Sources/CDispatchTable/*.c)
 FUZZ_SECONDS ?= 60
 TIMED = start=$$(date +%s); trap 'echo "[$@] $$(( $$(date +%s) - start ))s"' EXIT;
 
-.PHONY: bench test deps c-warnings swift-warnings format-lint format generate generated-check unit-tests \
-	release-tests sanitize-thread sanitize-address fuzz
+.PHONY: bench test deps c-warnings swift-warnings format-lint format generate generated-check compile-fail \
+	unit-tests release-tests sanitize-thread sanitize-address fuzz
 
 ## Runs the benchmark CLI (release build): prints the table, and writes the published results
 ## (docs/benchmarks.md, with the date, machine, Swift version and commit) and the chart (docs/bench.svg).
 bench: deps
 	$(SWIFT) run -c release fastdelegates-bench --markdown docs/benchmarks.md --chart docs/bench.svg $(BENCH_ARGS)
 
-## Runs every check CI runs: warnings, formatting, generated code, the tests (debug and release),
-## under TSan and ASan, and the fuzzer.
-test: deps c-warnings swift-warnings format-lint generated-check unit-tests release-tests sanitize-thread \
-	sanitize-address fuzz
+## Runs every check CI runs: warnings, formatting, generated code, snippets the compiler must reject,
+## the tests (debug and release), under TSan and ASan, and the fuzzer.
+test: deps c-warnings swift-warnings format-lint generated-check compile-fail unit-tests release-tests \
+	sanitize-thread sanitize-address fuzz
 
 deps:
 	@if ! pkg-config --exists libbsd 2>/dev/null && ! dpkg -s libbsd-dev >/dev/null 2>&1; then \
@@ -63,6 +63,11 @@ generate:
 generated-check:
 	@scripts/generate-handwritten-weak.py --check
 	@echo "generated sources up to date"
+
+## Snippets the compiler must reject (Tests/CompileFail): non-Sendable handlers on the
+## concurrent chain, a @MainActor-owned chain reached from a detached task, and others.
+compile-fail:
+	@$(TIMED) scripts/compile-fail.sh
 
 unit-tests:
 	@$(TIMED) $(SWIFT) test

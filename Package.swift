@@ -67,11 +67,20 @@ let package = Package(
             name: "ExamplesTests",
             dependencies: ["FastDelegates"]
         ),
+        // Swift 6 app code as a dependent package writes it: @MainActor hosts and targets on every
+        // single-thread dispatcher, non-Sendable captures, the issue-12 snippets as written.
+        // Depends on the FastDelegates library alone, like a user's package.
+        .testTarget(
+            name: "Swift6AdoptionTests",
+            dependencies: ["FastDelegates"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         // Smoke test of the benchmark CLI (runs its quick mode) and the pure-Swift proxy's semantics.
         .testTarget(
             name: "BenchTests",
             dependencies: ["PureSwiftProxy", "FastDelegates", "fastdelegates-bench"]
         ),
     ],
+    swiftLanguageModes: [.v6],
     cLanguageStandard: .c11
 )
