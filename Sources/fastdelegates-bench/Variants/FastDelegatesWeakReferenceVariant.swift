@@ -15,7 +15,7 @@ final class WeakReferenceBenchTarget: DelegateResponder {
 
     deinit { bank?.total &+= sum }
 
-    static let responses = Responses<WeakReferenceBenchTarget>()
+    static let responses = SendableResponses<WeakReferenceBenchTarget>()
         .on(Bench.tick) { me, value in me.sum &+= value }
         .on(Bench.first) { _, value in value &+ 1 }
 

@@ -7,7 +7,7 @@ import Testing
 final class LegacyTracked: DelegateResponder, DelegateLifetimeTracking {
     let delegateLifetime = DelegateLifetime()
     var hits = 0
-    static let responses = Responses<LegacyTracked>().on(Scroll.didScroll) { me, _ in me.hits += 1 }
+    static let responses = SendableResponses<LegacyTracked>().on(Scroll.didScroll) { me, _ in me.hits += 1 }
 }
 
 @Suite("Deprecated lifetime tracking")

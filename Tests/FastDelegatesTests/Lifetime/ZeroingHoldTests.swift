@@ -24,7 +24,7 @@ final class Zeroed: DelegateResponder {
         onDeinit?()
     }
 
-    static let responses = Responses<Zeroed>()
+    static let responses = SendableResponses<Zeroed>()
         .on(Scroll.didScroll) { me, offset in
             me.log.record("\(me.name).didScroll(\(offset))")
             me.onScroll?(me)
@@ -49,7 +49,7 @@ final class WeakPathMortal: DelegateResponder {
     }
     deinit { log.record("\(name).deinit") }
     private static let onWeakPath: Void = useWeakReferenceHold(for: WeakPathMortal.self)
-    static let responses = Responses<WeakPathMortal>()
+    static let responses = SendableResponses<WeakPathMortal>()
         .on(Scroll.didScroll) { me, offset in me.log.record("\(me.name).didScroll(\(offset))") }
 }
 
@@ -378,7 +378,7 @@ final class StressTarget: DelegateResponder, Sendable {
         shared.deaths.add(1, ordering: .relaxed)
     }
 
-    static let responses = Responses<StressTarget>().on(tick) { me, value in
+    static let responses = SendableResponses<StressTarget>().on(tick) { me, value in
         me.inHandler.add(1, ordering: .sequentiallyConsistent)
         if me.deinitStarted.load(ordering: .sequentiallyConsistent) {
             me.shared.violations.add(1, ordering: .relaxed)
@@ -409,7 +409,7 @@ final class HandoffTarget: DelegateResponder, Sendable {
         shared.deaths.add(1, ordering: .relaxed)
     }
 
-    static let responses = Responses<HandoffTarget>().on(StressTarget.tick) { me, value in
+    static let responses = SendableResponses<HandoffTarget>().on(StressTarget.tick) { me, value in
         me.inHandler.add(1, ordering: .sequentiallyConsistent)
         me.duringCall()
         if me.deinitStarted.load(ordering: .sequentiallyConsistent) {

@@ -35,7 +35,7 @@ final class Mortal {
         onDeinit?()
     }
 
-    static let responses = Responses<Mortal>().on(Scroll.didScroll) { me, offset in
+    static let responses = SendableResponses<Mortal>().on(Scroll.didScroll) { me, offset in
         me.log.record("\(me.name).didScroll(\(offset))")
         me.onScroll?(me, offset)
     }
@@ -51,7 +51,7 @@ final class Counter {
     deinit { deaths?.value += 1 }
 
     /// One shared set of responses, so a million registrations make no million closures.
-    static let responses = Responses<Counter>().on(Scroll.didScroll) { me, _ in me.hits += 1 }
+    static let responses = SendableResponses<Counter>().on(Scroll.didScroll) { me, _ in me.hits += 1 }
 }
 
 /// A counterpart of ``Counter`` that chains hold with a Swift `weak` reference, as they hold
@@ -69,7 +69,7 @@ final class WeakPathCounter: DelegateResponder {
 
     deinit { deaths.value += 1 }
 
-    static let responses = Responses<WeakPathCounter>().on(Scroll.didScroll) { me, _ in me.hits += 1 }
+    static let responses = SendableResponses<WeakPathCounter>().on(Scroll.didScroll) { me, _ in me.hits += 1 }
 }
 
 final class DeathCount {
