@@ -328,14 +328,14 @@ public final class DelegateChain: MessageDispatching {
             table.setRetention(of: existing, to: retention, target: target)
             table.replaceResponses(of: existing, with: existing.responses.merging(handlers) { _, new in new })
             if let index {
-                list.move(existing, toLiveIndex: index, isAlive: { $0.isAlive }) { table.renumber($0) }
+                list.move(existing, toLiveIndex: index, isAlive: { $0.isAlive }, renumbered: { table.renumber($0) })
                 table.move(existing)
             }
         } else {
             if list.sweepIsDue { sweepDead() }
             registration = Registration(
                 target: target, serial: list.makeSerial(), retention: retention, responses: handlers)
-            list.insert(registration, atLiveIndex: index, isAlive: { $0.isAlive }) { table.renumber($0) }
+            list.insert(registration, atLiveIndex: index, isAlive: { $0.isAlive }, renumbered: { table.renumber($0) })
             table.acquire(registration)
         }
         return DelegateToken(chain: self, serial: registration.serial)

@@ -343,12 +343,14 @@ public final class ConcurrentDelegateChain: Sendable {
                     existing.strongTarget = nil
                 }
                 if let index {
-                    state.list.move(existing, toLiveIndex: index, isAlive: { Self.isAlive($0, &garbage) }) { _ in }
+                    state.list.move(
+                        existing, toLiveIndex: index, isAlive: { Self.isAlive($0, &garbage) }, renumbered: { _ in })
                 }
             } else {
                 registration = ConcurrentRegistration(
                     id: state.list.makeSerial(), target: target, retention: retention, responses: handlers)
-                state.list.insert(registration, atLiveIndex: index, isAlive: { Self.isAlive($0, &garbage) }) { _ in }
+                state.list.insert(
+                    registration, atLiveIndex: index, isAlive: { Self.isAlive($0, &garbage) }, renumbered: { _ in })
             }
             publish(&state, garbage: &garbage)
             return (registration.id, garbage)

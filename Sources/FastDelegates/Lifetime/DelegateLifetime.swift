@@ -8,7 +8,8 @@
 /// early death reports no faster than that (see `docs/benchmarks.md`).
 @available(
     *, deprecated,
-    message: "Not needed: chains hold every native Swift class on the zeroing fast path by default. Remove the conformance and the delegateLifetime property."
+    message:
+        "Not needed: chains hold every native Swift class on the zeroing fast path by default. Remove the conformance and the delegateLifetime property."
 )
 public protocol DelegateLifetimeTracking: AnyObject {
     /// The lifetime this object owns (no longer read by chains).
@@ -19,7 +20,8 @@ public protocol DelegateLifetimeTracking: AnyObject {
 /// longer read it.
 @available(
     *, deprecated,
-    message: "Not needed: chains hold every native Swift class on the zeroing fast path by default. Remove the stored DelegateLifetime."
+    message:
+        "Not needed: chains hold every native Swift class on the zeroing fast path by default. Remove the stored DelegateLifetime."
 )
 public final class DelegateLifetime: Sendable {
     /// A lifetime (it reports nothing: chains no longer need it).

@@ -33,7 +33,7 @@ enum WeakHold: Sendable, Hashable {
 /// The answer depends on the class alone; it is the only place this decision is made.
 func weakHold(for type: AnyClass) -> WeakHold {
     if WeakHoldOverrides.any.load(ordering: .acquiring),
-       WeakHoldOverrides.classes.withLock({ $0.contains(ObjectIdentifier(type)) })
+        WeakHoldOverrides.classes.withLock({ $0.contains(ObjectIdentifier(type)) })
     {
         return .weakReference
     }

@@ -101,7 +101,7 @@ enum FastDelegatesWeakReferenceVariant {
             for i in 0..<count {
                 if let old = live[cursor], step & 1 == 0 { chain.remove(old) }
                 let fresh = WeakReferenceBenchTarget(bank: bank)
-                live[cursor] = fresh  // the old target dies here
+                live[cursor] = fresh // the old target dies here
                 chain.add(fresh)
                 cursor = cursor + 1 == live.count ? 0 : cursor + 1
                 step &+= 1

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FastDelegates
 
 /// Issue 15 item 2: a registration's identity never aliases another's. The C slot generation is

@@ -2,6 +2,7 @@ import CDispatchTable
 import Dispatch
 import Synchronization
 import Testing
+
 @testable import FastDelegates
 
 /// Issue 13 item 4: `ConcurrentDelegateChain` holds a plain Swift class on the zeroing fast path
@@ -122,10 +123,11 @@ struct ConcurrentZeroingHoldTests {
         chain.add(remover)
         chain.send(Scroll.didScroll, 1)
         chain.send(Scroll.didScroll, 2)
-        #expect(log.events == [
-            "self-releaser.didScroll(1)", "self-releaser still alive in its handler", "self-releaser.deinit",
-            "self-remover.didScroll(1)", "self-remover removed itself",
-        ])
+        #expect(
+            log.events == [
+                "self-releaser.didScroll(1)", "self-releaser still alive in its handler", "self-releaser.deinit",
+                "self-remover.didScroll(1)", "self-remover removed itself",
+            ])
         #expect(chain.count == 0)
         withExtendedLifetime(remover) {}
     }

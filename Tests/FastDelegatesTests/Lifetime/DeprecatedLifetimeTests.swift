@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FastDelegates
 
 /// A class written for the deprecated opt-in (declared in a deprecated context, so the package

@@ -2,6 +2,7 @@ import CDispatchTable
 import Dispatch
 import Synchronization
 import Testing
+
 @_spi(Testing) @testable import FastDelegates
 
 /// A plain class (no conformance, no stored property for the chain) that logs its calls and
@@ -102,9 +103,10 @@ struct WeakHoldDecisionTests {
         #expect(chain.count == 1)
         #expect(chain.targets.count == 1)
         chain.send(Scroll.didScroll, 2)
-        #expect(log.events == [
-            "survivor.didScroll(1)", "doomed.didScroll(1)", "doomed.deinit", "survivor.didScroll(2)",
-        ])
+        #expect(
+            log.events == [
+                "survivor.didScroll(1)", "doomed.didScroll(1)", "doomed.deinit", "survivor.didScroll(2)",
+            ])
         #expect(chain.registrationCount == 1)
         withExtendedLifetime(survivor) {}
     }
@@ -207,10 +209,11 @@ struct ZeroingHoldTests {
         chain.add(after)
         chain.send(Scroll.didScroll, 1)
         chain.send(Scroll.didScroll, 2)
-        #expect(log.events == [
-            "self-releaser.didScroll(1)", "self-releaser still alive in its handler", "self-releaser.deinit",
-            "after.didScroll(1)", "after.didScroll(2)",
-        ])
+        #expect(
+            log.events == [
+                "self-releaser.didScroll(1)", "self-releaser still alive in its handler", "self-releaser.deinit",
+                "after.didScroll(1)", "after.didScroll(2)",
+            ])
         #expect(chain.registrationCount == 1)
     }
 

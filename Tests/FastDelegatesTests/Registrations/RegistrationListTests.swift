@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FastDelegates
 
 /// A registration for the list alone: its target is weak, its liveness up to the test.
@@ -24,9 +25,10 @@ final class ListEntry: ListedRegistration {
 struct RegistrationListTests {
     final class Object {}
 
-    static func add(_ object: AnyObject, to list: inout RegistrationList<ListEntry>, at index: Int? = nil) -> ListEntry {
+    static func add(_ object: AnyObject, to list: inout RegistrationList<ListEntry>, at index: Int? = nil) -> ListEntry
+    {
         let entry = ListEntry(object, serial: list.makeSerial())
-        list.insert(entry, atLiveIndex: index, isAlive: { $0.alive }) { _ in }
+        list.insert(entry, atLiveIndex: index, isAlive: { $0.alive }, renumbered: { _ in })
         return entry
     }
 
@@ -39,7 +41,7 @@ struct RegistrationListTests {
         let d = Self.add(objects[3], to: &list, at: 0)
         #expect(list.entries.map(\.serial) == [d.serial, a.serial, b.serial, c.serial])
         #expect(zip(list.entries, list.entries.dropFirst()).allSatisfy { $0.order < $1.order })
-        list.move(d, toLiveIndex: 2, isAlive: { $0.alive }) { _ in } // among a and c: last
+        list.move(d, toLiveIndex: 2, isAlive: { $0.alive }, renumbered: { _ in }) // among a and c: last
         #expect(list.entries.filter(\.alive).map(\.serial) == [a.serial, c.serial, d.serial])
         #expect(zip(list.entries, list.entries.dropFirst()).allSatisfy { $0.order < $1.order })
     }
@@ -53,7 +55,7 @@ struct RegistrationListTests {
         // Always before the second entry: the gap halves each time, until a renumbering.
         for object in objects.dropFirst(2) {
             let entry = ListEntry(object, serial: list.makeSerial())
-            list.insert(entry, atLiveIndex: 1, isAlive: { $0.alive }) { _ in renumbered += 1 }
+            list.insert(entry, atLiveIndex: 1, isAlive: { $0.alive }, renumbered: { _ in renumbered += 1 })
         }
         #expect(renumbered > 0)
         #expect(list.entries.first === first)
