@@ -156,8 +156,8 @@ typedef enum cdt_invariant_violation {
     CDT_INVARIANT_LOAD_FACTOR = 11,
     /// Two live slots hold one generation.
     CDT_INVARIANT_GENERATION_DUPLICATE = 12,
-    /// A live generation lies ahead of the counter and is not in its skip list, so the counter
-    /// would issue it again.
+    /// A live or orphaned entry's generation lies ahead of the counter and is not in its skip
+    /// list, so the counter would issue it again.
     CDT_INVARIANT_GENERATION_REISSUE = 13,
 } cdt_invariant_violation;
 

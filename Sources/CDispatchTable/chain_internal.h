@@ -5,7 +5,7 @@
 //   chain.c        public lifecycle: create, destroy, acquire, release, reclaim, stats
 //                    -> generations, table, entries, slots
 //   invariants.c   cdt_chain_check_invariants (reads everything, changes nothing)
-//                    -> generations, table, entries, slots
+//                    -> generations, table, slots
 //   compact.c      closing the gaps of the slot array        -> table, slots
 //   generations.c  the generation counter and its wrap       -> table, entries, slots
 //   table.c        the message table: buckets, spans, orphans -> entries, slots

@@ -20,13 +20,12 @@ int cdt_chain_compact(cdt_chain *chain) {
     cdt_free(remap);
     chain->slot_count = live;
     chain->free_head = 0;
+    // Smaller than before: live * 2 < the old slot_count, and the old slot_count >= 32 > 16.
     uint32_t capacity = live * 2 > 16 ? live * 2 : 16;
-    if (capacity < chain->slot_capacity) {
-        cdt_slot *shrunk = cdt_realloc(chain->slots, (size_t)capacity * sizeof *shrunk);
-        if (shrunk) { // out of memory: the larger array stays
-            chain->slots = shrunk;
-            chain->slot_capacity = capacity;
-        }
+    cdt_slot *shrunk = cdt_realloc(chain->slots, (size_t)capacity * sizeof *shrunk);
+    if (shrunk) { // out of memory: the larger array stays
+        chain->slots = shrunk;
+        chain->slot_capacity = capacity;
     }
     return 1;
 }

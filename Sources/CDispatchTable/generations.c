@@ -18,12 +18,12 @@ struct cdt_generation_skip {
 
 typedef struct collector {
     struct cdt_generation_skip *skip;
-    uint32_t from; // only generations >= from are collected
+    uint32_t from; // only generations >= from (>= 1, so never a free slot's 0) are collected
 } collector;
 
 static void collect(uint32_t generation, void *context) {
     collector *c = context;
-    if (generation >= c->from && generation != 0) c->skip->values[c->skip->count++] = generation;
+    if (generation >= c->from) c->skip->values[c->skip->count++] = generation;
 }
 
 static int ascending(const void *a, const void *b) {
@@ -61,7 +61,8 @@ static int rebuild_skip(cdt_chain *chain, uint32_t from) {
 
 int cdt_generations_next(cdt_chain *chain, uint32_t *generation_out) {
     if (chain->rescan) {
-        if (rebuild_skip(chain, chain->last_generation + 1) != 0) return -1;
+        uint32_t from = chain->last_generation == UINT32_MAX ? 1 : chain->last_generation + 1;
+        if (rebuild_skip(chain, from) != 0) return -1;
         chain->rescan = 0;
     }
     // Nothing is committed until the end, so a failed rebuild at the wrap changes nothing.

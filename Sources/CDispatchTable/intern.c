@@ -105,7 +105,7 @@ static uint32_t add(const char *name, size_t length, const void *signature, cons
 cdt_intern_status cdt_intern(const char *name, size_t length, const void *signature,
                              const char *signature_name, uint32_t *id_out) {
     pthread_mutex_lock(&intern_lock);
-    if (index_capacity == 0 && record_count == 0) hash_seed = cdt_random64();
+    if (record_count == 0) hash_seed = cdt_random64(); // no hash computed with the old seed is kept
     uint64_t hash = hash_message(name, length, signature);
     uint32_t id = find(name, length, signature, hash);
     if (id == 0) id = add(name, length, signature, signature_name, hash);

@@ -1,5 +1,5 @@
 // cdt_chain_check_invariants: every structural invariant of a chain, checked from scratch.
-// Reads everything and changes nothing. Depends on: generations, table, entries, slots.
+// Reads everything and changes nothing. Depends on: generations, table, slots.
 #include "chain_internal.h"
 
 #include <stdlib.h>
@@ -9,11 +9,10 @@ static int ascending(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-// Whether two live slots share a generation. O(n log n) with a sorted copy; the copy is the
-// checker's own scratch (plain malloc, outside the failure injection), and without memory the
-// check falls back to comparing every pair.
+// Whether two live slots share a generation. O(n log n) with a sorted copy; without memory for
+// the copy, O(n^2) comparing every pair.
 static int has_duplicate_generation(const cdt_chain *chain) {
-    uint32_t *sorted = malloc(((size_t)chain->live_slots + 1) * sizeof *sorted);
+    uint32_t *sorted = cdt_malloc(((size_t)chain->live_slots + 1) * sizeof *sorted);
     if (!sorted) {
         for (uint32_t i = 0; i < chain->slot_count; i++) {
             uint32_t generation = chain->slots[i].generation;
@@ -30,27 +29,8 @@ static int has_duplicate_generation(const cdt_chain *chain) {
     qsort(sorted, n, sizeof *sorted, ascending);
     int duplicate = 0;
     for (uint32_t i = 1; i < n && !duplicate; i++) duplicate = sorted[i - 1] == sorted[i];
-    free(sorted);
+    cdt_free(sorted);
     return duplicate;
-}
-
-typedef struct reissue_check {
-    const cdt_chain *chain;
-    int found;
-} reissue_check;
-
-static void check_not_reissued(uint32_t generation, void *context) {
-    reissue_check *check = context;
-    if (cdt_generations_may_reissue(check->chain, generation)) check->found = 1;
-}
-
-// Whether an entry a dispatch may still read (in a retired array, while one is inside) names a
-// generation the counter could issue again.
-static int retired_may_be_reissued(const cdt_chain *chain) {
-    if (chain->depth == 0) return 0;
-    reissue_check check = {chain, 0};
-    cdt_entries_for_each_retired(chain, check_not_reissued, &check);
-    return check.found;
 }
 
 static cdt_invariant_violation check_slots(const cdt_chain *chain) {
@@ -74,7 +54,9 @@ static cdt_invariant_violation check_slots(const cdt_chain *chain) {
     }
     if (walked != free_count) return CDT_INVARIANT_FREE_LIST_INCOMPLETE;
     if (has_duplicate_generation(chain)) return CDT_INVARIANT_GENERATION_DUPLICATE;
-    if (retired_may_be_reissued(chain)) return CDT_INVARIANT_GENERATION_REISSUE;
+    // Entries of retired arrays are not checked: an array retired by an earlier dispatch and not
+    // reclaimed yet is unreadable, and cannot be told apart from one the running dispatch reads
+    // (the fuzz harness checks the spans it holds directly).
     return CDT_INVARIANT_OK;
 }
 

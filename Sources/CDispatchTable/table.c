@@ -126,12 +126,11 @@ static uint32_t lower_bound(const cdt_chain *chain, const cdt_bucket *bucket, ui
 }
 
 // The index of the live handle's entry, or -1. O(log n) (more while orphans are pending).
+// lower_bound never stops at an orphan, and live generations are unique, so the generation
+// alone identifies the entry.
 static int64_t find_entry(const cdt_chain *chain, const cdt_bucket *bucket, cdt_handle handle) {
     uint32_t index = lower_bound(chain, bucket, chain->slots[handle.slot].order);
-    return index < bucket->count && bucket->entries[index].slot == handle.slot &&
-                   bucket->entries[index].generation == handle.generation
-               ? (int64_t)index
-               : -1;
+    return index < bucket->count && bucket->entries[index].generation == handle.generation ? (int64_t)index : -1;
 }
 
 // Moves the bucket's entries into a new array of `capacity` (at least `count`), at its front;
@@ -161,8 +160,7 @@ int cdt_chain_insert_entry(cdt_chain *chain, cdt_handle handle, uint32_t message
     if (!bucket) return -1;
     cdt_entry entry = {handle.slot, handle.generation, handler};
     uint32_t low = lower_bound(chain, bucket, chain->slots[handle.slot].order);
-    int existing = low < bucket->count && bucket->entries[low].slot == handle.slot &&
-                   bucket->entries[low].generation == handle.generation;
+    int existing = low < bucket->count && bucket->entries[low].generation == handle.generation;
     if (existing) {
         if (chain->depth == 0) {
             bucket->entries[low].handler = handler;
