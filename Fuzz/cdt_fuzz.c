@@ -673,7 +673,18 @@ static void op_leave(reader *r) {
 }
 
 static void op_reclaim(void) {
-    if (depth != 0) return;
+    if (depth != 0) {
+        // Too early: nothing happens while a dispatch is inside.
+        for (int c = 0; c < NCHAINS; c++) {
+            cdt_chain_stats before, after;
+            cdt_chain_get_stats(chains[c], &before);
+            cdt_chain_reclaim(chains[c]);
+            cdt_chain_get_stats(chains[c], &after);
+            CHECK(before.retired_blocks == after.retired_blocks && before.orphaned_entries == after.orphaned_entries,
+                  "chain %d: reclaim inside a dispatch changed something", c);
+        }
+        return;
+    }
     for (int c = 0; c < NCHAINS; c++) {
         cdt_chain_reclaim(chains[c]);
         cdt_chain_stats stats;
@@ -894,6 +905,13 @@ static void op_corrupt(reader *r) {
         live->object = object;
         break;
     case 1:
+        if (pick & 1 && chain->slot_count > 0) {
+            uint32_t capacity = chain->slot_capacity;
+            chain->slot_capacity = chain->slot_count - 1;
+            expect_violation(chain, CDT_INVARIANT_SLOT_COUNTS, scratch_fails, "slot_count beyond the capacity");
+            chain->slot_capacity = capacity;
+            break;
+        }
         chain->live_slots += 1;
         expect_violation(chain, CDT_INVARIANT_SLOT_COUNTS, scratch_fails, "live_slots one too many");
         chain->live_slots -= 1;
@@ -990,11 +1008,13 @@ static void op_corrupt(reader *r) {
         }
         break;
     }
-    case 9:
-        chain->total_entries += 1;
-        expect_violation(chain, CDT_INVARIANT_TABLE_COUNTS, scratch_fails, "total_entries one too many");
-        chain->total_entries -= 1;
+    case 9: {
+        uint32_t *counter = pick & 1 ? &chain->bucket_used : &chain->total_entries;
+        *counter += 1;
+        expect_violation(chain, CDT_INVARIANT_TABLE_COUNTS, scratch_fails, "a table counter one too many");
+        *counter -= 1;
         break;
+    }
     case 10: {
         if (live_count < 2) return;
         cdt_slot *other = &chain->slots[targets[sorted[(pick + 1) % live_count]].handle[0].slot];
@@ -1011,7 +1031,26 @@ static void op_corrupt(reader *r) {
         uint32_t last = chain->last_generation, rescan = chain->rescan;
         chain->rescan = 0;
         chain->last_generation = live->generation - 1;
-        if (pick & 1) {
+        cdt_bucket *bucket = chain->orphans ? pick_bucket(chain, pick, 1) : NULL;
+        if (bucket && pick % 3 == 2) {
+            // An orphan ahead of the counter (live generations behind it).
+            for (uint32_t e = 0; e < bucket->count; e++) {
+                cdt_entry *entry = &bucket->entries[e];
+                if (!is_orphan(chain, *entry)) continue;
+                uint32_t generation = entry->generation;
+                chain->skip = NULL;
+                chain->last_generation = UINT32_MAX - 1;
+                for (int k = 0; k < live_count; k++) {
+                    if (targets[sorted[k]].handle[0].generation == UINT32_MAX) chain->last_generation = UINT32_MAX;
+                }
+                entry->generation = UINT32_MAX;
+                if (chain->last_generation == UINT32_MAX - 1) {
+                    expect_violation(chain, CDT_INVARIANT_GENERATION_REISSUE, scratch_fails, "orphan ahead of the counter");
+                }
+                entry->generation = generation;
+                break;
+            }
+        } else if (pick & 1) {
             chain->skip = NULL;
             expect_violation(chain, CDT_INVARIANT_GENERATION_REISSUE, scratch_fails, "counter behind a live generation");
         } else {

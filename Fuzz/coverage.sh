@@ -45,7 +45,7 @@ done
 
 echo "coverage.sh: building with $CC"
 "$CC" -std=c11 -O1 -g -fsanitize=fuzzer -fprofile-instr-generate -fcoverage-mapping \
-    -DCDT_FUZZING=1 -Wall -Wextra -Werror -Iinclude "${EXTRA[@]}" \
+    -Wall -Wextra -Werror -Iinclude "${EXTRA[@]}" \
     "$FUZZ_DIR/cdt_fuzz.c" "${CORE_SOURCES[@]}" "${LIBS[@]}" -o "$BUILD/cdt_fuzz_cov"
 
 echo "coverage.sh: fuzzing for ${SECONDS_TO_RUN}s"

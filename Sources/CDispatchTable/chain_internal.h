@@ -99,7 +99,7 @@ void cdt_table_for_each_orphan(const cdt_chain *chain, void (*body)(uint32_t gen
 uint32_t cdt_table_orphan_count(const cdt_chain *chain);
 
 /// Removes every orphaned entry and the buckets it leaves empty, and clears `orphans`.
-/// Depth 0 only; in place, never allocates.
+/// Call at depth 0 only (no dispatch may be reading); in place, never allocates.
 void cdt_table_purge_orphans(cdt_chain *chain);
 
 /// Rewrites every entry's slot index through `remap` (old index -> new index), for compaction.

@@ -61,8 +61,8 @@ static int rebuild_skip(cdt_chain *chain, uint32_t from) {
 
 int cdt_generations_next(cdt_chain *chain, uint32_t *generation_out) {
     if (chain->rescan) {
-        uint32_t from = chain->last_generation == UINT32_MAX ? 1 : chain->last_generation + 1;
-        if (rebuild_skip(chain, from) != 0) return -1;
+        // Only the hook sets `rescan`, and it leaves last_generation below UINT32_MAX.
+        if (rebuild_skip(chain, chain->last_generation + 1) != 0) return -1;
         chain->rescan = 0;
     }
     // Nothing is committed until the end, so a failed rebuild at the wrap changes nothing.

@@ -259,7 +259,7 @@ uint32_t cdt_table_orphan_count(const cdt_chain *chain) {
 }
 
 void cdt_table_purge_orphans(cdt_chain *chain) {
-    if (!chain->orphans || chain->depth != 0) return;
+    if (!chain->orphans) return;
     for (uint32_t b = 0; b < chain->bucket_capacity; b++) {
         cdt_bucket *bucket = &chain->buckets[b];
         uint32_t kept = 0;
