@@ -55,9 +55,11 @@ typedef enum cdt_target_kind {
 } cdt_target_kind;
 
 /// A slot of the slot array. `generation` is 0 while the slot is free; every acquisition takes
-/// a generation no live slot holds and no entry still names, so a stale (index, generation)
-/// pair never reaches a new target. Generations count up and wrap from UINT32_MAX to 1; after
-/// a wrap the counter steps over the generations still in use.
+/// a generation that no live slot holds and no entry (in the table, orphaned, or in an array a
+/// dispatch may read) names, so a stale entry never reaches a new target. Generations count up
+/// and wrap from UINT32_MAX to 1; after a wrap the counter steps over the generations still in
+/// use. A handle the owner keeps after releasing it may name a new target once the counter has
+/// come round (2^32 - 1 acquisitions later): owners must not use handles past their release.
 typedef struct cdt_slot {
     void *object;
     void *target;        // unretained; see `kind`
@@ -177,9 +179,8 @@ int cdt_chain_acquire(cdt_chain *chain, void *object, uint64_t order, cdt_handle
 /// Frees the slot of `handle` and removes its entries for the `count` messages listed.
 /// Returns the slot's object, or NULL if the handle is stale. Never fails: out of memory during
 /// a dispatch, an entry it cannot remove is left behind as an orphan (see the top of this
-/// file). O(log n + min(i, n - i)) per
-/// message for the entry at index i of n responders: O(log n) when targets are removed in
-/// registration order or in reverse.
+/// file). O(log n + min(i, n - i)) per message for the entry at index i of n responders:
+/// O(log n) when targets are removed in registration order or in reverse.
 void *cdt_chain_release(cdt_chain *chain, cdt_handle handle, const uint32_t *messages, size_t count);
 
 /// Sets how the hot path reaches a live slot's target: `target` (unretained, never
