@@ -62,9 +62,10 @@ start=$(date +%s)
 FASTDELEGATES_SEED="$SEED" FASTDELEGATES_STRESS_SECONDS="$hammer_seconds" \
     /usr/bin/time -v "${SWIFT_TEST[@]}" --filter "ConcurrentStressTests" >"$LOGS/hammer.log" 2>&1 &
 runner=$!
-# Sample the test process's resident size (it is a child of `swift test`).
+# Sample the test process's resident size.
 while kill -0 "$runner" 2>/dev/null; do
-    pid="$(pgrep -f "$ROOT/$SCRATCH/.*PackageTests" | head -1 || true)"
+    # The newest match is the test binary itself (not /usr/bin/time or timeout, which name it too).
+    pid="$(pgrep -n -f "$ROOT/$SCRATCH/.*PackageTests" || true)"
     if [ -n "$pid" ]; then
         rss="$(awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status" 2>/dev/null || true)"
         [ -n "$rss" ] && echo "$(( $(date +%s) - start )) $rss" >>"$LOGS/hammer.rss"
