@@ -149,7 +149,7 @@ enum ConcurrentVariant {
         init(_ n: Int) {
             (chain, targets) = ConcurrentVariant.chain(n)
             let workerTargets = BenchTarget.make(n)
-            let workerResponses = Responses<BenchTarget>().on(ConcurrentVariant.workerTick) { me, value in
+            let workerResponses = SendableResponses<BenchTarget>().on(ConcurrentVariant.workerTick) { me, value in
                 me.sum &+= value
             }
             for target in workerTargets { chain.add(target, responses: workerResponses) }

@@ -23,6 +23,7 @@ let allVariants: [Variant] = [
     FastDelegatesVariant.variant(retention: .weak, mode: .breaking),
     FastDelegatesVariant.variant(retention: .strong, mode: .breaking),
     FastDelegatesTrackedVariant.variant,
+    MainActorVariant.variant,
     ConcurrentVariant.weak,
     ConcurrentVariant.weakTwoThreads,
     PureSwiftProxyVariant.variant,
