@@ -41,7 +41,9 @@ struct InternTests {
         let (_, id) = intern("tableView:heightForHeaderInSection:")
         var length = 0
         let bytes = cdt_intern_name(id, &length)!
-        #expect(String(decoding: UnsafeRawBufferPointer(start: bytes, count: length), as: UTF8.self) == "tableView:heightForHeaderInSection:")
+        #expect(
+            String(decoding: UnsafeRawBufferPointer(start: bytes, count: length), as: UTF8.self)
+                == "tableView:heightForHeaderInSection:")
         #expect(cdt_intern_name(0, nil) == nil)
         #expect(cdt_intern_name(UInt32.max, nil) == nil)
     }

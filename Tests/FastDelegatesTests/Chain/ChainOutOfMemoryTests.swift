@@ -1,5 +1,6 @@
 import CDispatchTable
 import Testing
+
 @testable import FastDelegates
 
 /// The chain over a C core that runs out of memory (injected with the thread-local
