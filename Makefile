@@ -7,10 +7,11 @@ CC_CHECK ?= cc
 C_SOURCES := $(wildcard Sources/CDispatchTable/*.c)
 
 FUZZ_SECONDS ?= 60
+SOAK_MINUTES ?= 10
 TIMED = start=$$(date +%s); trap 'echo "[$@] $$(( $$(date +%s) - start ))s"' EXIT;
 
 .PHONY: bench test deps c-warnings swift-warnings format-lint format generate generated-check compile-fail \
-	unit-tests release-tests sanitize-thread sanitize-address fuzz
+	unit-tests release-tests sanitize-thread sanitize-address fuzz fuzz-coverage soak
 
 ## Runs the benchmark CLI (release build): prints the table, and writes the published results
 ## (docs/benchmarks.md, with the date, machine, Swift version and commit) and the chart (docs/bench.svg).
@@ -91,3 +92,13 @@ sanitize-address:
 ## The C core's libFuzzer harness against its reference model (FUZZ_SECONDS, default 60).
 fuzz:
 	@$(TIMED) Fuzz/run.sh $(FUZZ_SECONDS)
+
+## Line and branch coverage of the C core reached by a fuzz run of FUZZ_SECONDS (llvm-cov).
+fuzz-coverage:
+	@Fuzz/coverage.sh $(FUZZ_SECONDS)
+
+## Not part of `test`: the concurrency hammer, the differential tests with fresh seeds and the
+## fuzzer for SOAK_MINUTES (default 10); reports operations per second and peak memory, and
+## fails on a divergence, a sanitizer report or memory growth beyond the bounds in scripts/soak.sh.
+soak: deps
+	@SOAK_MINUTES=$(SOAK_MINUTES) scripts/soak.sh

@@ -60,7 +60,19 @@ let package = Package(
         ),
         .testTarget(
             name: "FastDelegatesTests",
-            dependencies: ["FastDelegates", "CDispatchTable"]
+            dependencies: ["FastDelegates", "CDispatchTable", "MessageFixtureA", "MessageFixtureB"]
+        ),
+        // Two tiny libraries that each declare a message named "scrollViewDidScroll:" with other
+        // types, for the message identity tests. Internal: not products.
+        .target(
+            name: "MessageFixtureA",
+            dependencies: ["FastDelegates"],
+            path: "Tests/Fixtures/MessageFixtureA"
+        ),
+        .target(
+            name: "MessageFixtureB",
+            dependencies: ["FastDelegates"],
+            path: "Tests/Fixtures/MessageFixtureB"
         ),
         // Each seed's scenario rebuilt on a small host type, through the public API only.
         .testTarget(

@@ -9,6 +9,13 @@
 // a simulated dispatch (depth > 0) must still be readable and byte-for-byte unchanged.
 // `cdt_intern` is exercised against a process-wide model of its own.
 //
+// The input also injects allocation failures (`cdt_debug_fail_allocation_after`, armed for the
+// same allocation on both chains, which must then report the same outcome), moves the
+// generation counter (`cdt_chain_debug_set_next_generation`, near UINT32_MAX to reach the wrap)
+// and sets targets (`cdt_chain_set_target`). After a failed operation the model is unchanged and
+// must still match; a release out of memory during a dispatch leaves orphaned entries, which the
+// comparison tells apart (their slot's generation differs) and `cdt_chain_reclaim` must purge.
+//
 // Any divergence prints what differed and aborts, which libFuzzer reports as a crash.
 #include "CDispatchTable.h"
 
@@ -75,6 +82,8 @@ typedef struct target {
     int live;
     uint64_t order;
     void *object;
+    void *pointer;          // set by cdt_chain_set_target (NULL for a new slot)
+    cdt_target_kind kind;   // likewise (CDT_TARGET_INDIRECT for a new slot)
     cdt_handle handle[NCHAINS];
     unsigned char has[NMSG];
     const void *handler[NMSG];
@@ -124,12 +133,37 @@ static gen_record *gen_slot(int c, uint32_t generation) {
     return &genmap[c][i];
 }
 
-static const target *owner_of(int c, uint32_t generation) {
+// The live target holding (slot, generation) on chain c, if any.
+static const target *owner_of(int c, uint32_t slot, uint32_t generation) {
     gen_record *rec = gen_slot(c, generation);
     if (rec->generation == 0) return NULL;
     const target *t = &targets[rec->target];
-    if (!t->live || t->object != rec->object || t->handle[c].generation != generation) return NULL;
+    if (!t->live || t->object != rec->object || t->handle[c].generation != generation || t->handle[c].slot != slot) {
+        return NULL;
+    }
     return t;
+}
+
+// MARK: - Injected allocation failures
+
+// Per chain (and one for interning): the allocations still to succeed before the injected
+// failure, or -1 when none is armed. OP_FAULT arms the same count on both chains; since both
+// receive the same operations they allocate alike, so the failure hits the same call on each.
+enum { FAULT_INTERN = NCHAINS };
+static int64_t fault_budget[NCHAINS + 1];
+static unsigned long faults_hit; // for the trace
+
+static void fault_begin(int who) {
+    (void)cdt_debug_fail_allocation_after(fault_budget[who]);
+}
+
+// Disarms the hook after a call; returns whether the injected failure happened in that call.
+static int fault_end(int who) {
+    int64_t left = cdt_debug_fail_allocation_after(-1);
+    int hit = fault_budget[who] >= 0 && left < 0;
+    fault_budget[who] = left;
+    if (hit) faults_hit++;
+    return hit;
 }
 
 static void sort_live(void) {
@@ -174,7 +208,7 @@ static void verify_held(void) {
             cdt_entry entry = hs->copy[e];
             CHECK(entry.slot < chain->slot_count, "chain %d: held entry slot %u >= slot_count %u", hs->chain,
                   entry.slot, chain->slot_count);
-            const target *t = owner_of(hs->chain, entry.generation);
+            const target *t = owner_of(hs->chain, entry.slot, entry.generation);
             void *expected = t ? t->object : NULL;
             void *got = cdt_chain_object(chain, entry);
             CHECK(got == expected, "chain %d: cdt_chain_object(held entry slot %u gen %u of message %u) = %p, expected %p",
@@ -183,10 +217,14 @@ static void verify_held(void) {
     }
 }
 
+static int is_orphan(const cdt_chain *chain, cdt_entry entry) {
+    return chain->slots[entry.slot].generation != entry.generation;
+}
+
 static void verify_chain(int c) {
     const cdt_chain *chain = chains[c];
-    int code = cdt_chain_check_invariants(chain);
-    CHECK(code == 0, "chain %d: cdt_chain_check_invariants = %d", c, code);
+    cdt_invariant_violation code = cdt_chain_check_invariants(chain);
+    CHECK(code == CDT_INVARIANT_OK, "chain %d: cdt_chain_check_invariants = %d", c, (int)code);
     CHECK(chain->depth == depth, "chain %d: depth %u, model %u", c, chain->depth, depth);
 
     sort_live();
@@ -197,13 +235,8 @@ static void verify_chain(int c) {
         model_entries += n;
         model_messages += n > 0;
     }
-    cdt_chain_stats stats;
-    cdt_chain_get_stats(chain, &stats);
-    CHECK(stats.live_slots == (uint32_t)live_count, "chain %d: live_slots %u, model %d", c, stats.live_slots, live_count);
-    CHECK(stats.entries == model_entries, "chain %d: entries %u, model %u", c, stats.entries, model_entries);
-    CHECK(stats.messages == model_messages, "chain %d: messages %u, model %u", c, stats.messages, model_messages);
 
-    // Every live target's slot holds its object, key and generation.
+    // Every live target's slot holds its object, key, generation and target.
     for (int k = 0; k < live_count; k++) {
         const target *t = &targets[sorted[k]];
         cdt_handle h = t->handle[c];
@@ -213,15 +246,27 @@ static void verify_chain(int c) {
               "chain %d: slot %u holds (gen %u, object %p, order %llu), model (gen %u, object %p, order %llu)", c, h.slot,
               slot->generation, slot->object, (unsigned long long)slot->order, h.generation, t->object,
               (unsigned long long)t->order);
+        CHECK(slot->target == t->pointer && slot->kind == (uint32_t)t->kind,
+              "chain %d: slot %u target (%p, kind %u), model (%p, kind %d)", c, h.slot, slot->target, slot->kind,
+              t->pointer, (int)t->kind);
     }
 
-    // Every message's span equals the model's ordered responders.
+    // Every message's span equals the model's ordered responders, with orphans (left by a
+    // release out of memory during a dispatch) anywhere in between; an orphan resolves to no
+    // object.
+    uint32_t orphans = 0, orphan_only_messages = 0;
     for (int m = 0; m < NMSG; m++) {
         cdt_span span = cdt_chain_lookup(chain, MESSAGES[m]);
         size_t e = 0;
+        uint32_t live_here = 0, orphans_here = 0;
         for (int k = 0; k < live_count; k++) {
             const target *t = &targets[sorted[k]];
             if (!t->has[m]) continue;
+            while (e < span.count && is_orphan(chain, span.entries[e])) {
+                CHECK(cdt_chain_object(chain, span.entries[e]) == NULL, "chain %d: orphan resolves to an object", c);
+                orphans_here++;
+                e++;
+            }
             CHECK(e < span.count, "chain %d: message %u span has %zu entries, model has more", c, MESSAGES[m], span.count);
             cdt_entry entry = span.entries[e];
             CHECK(entry.slot == t->handle[c].slot && entry.generation == t->handle[c].generation &&
@@ -232,14 +277,33 @@ static void verify_chain(int c) {
             void *object = cdt_chain_object(chain, entry);
             CHECK(object == t->object, "chain %d: object of message %u entry %zu is %p, expected %p", c, MESSAGES[m], e,
                   object, t->object);
+            live_here++;
             e++;
         }
-        CHECK(e == span.count, "chain %d: message %u span has %zu entries, model %zu", c, MESSAGES[m], span.count, e);
+        for (; e < span.count; e++) {
+            CHECK(is_orphan(chain, span.entries[e]), "chain %d: message %u span has an extra live entry %zu", c,
+                  MESSAGES[m], e);
+            CHECK(cdt_chain_object(chain, span.entries[e]) == NULL, "chain %d: orphan resolves to an object", c);
+            orphans_here++;
+        }
+        orphans += orphans_here;
+        orphan_only_messages += live_here == 0 && orphans_here > 0;
     }
     for (size_t a = 0; a < sizeof ABSENT_MESSAGES / sizeof ABSENT_MESSAGES[0]; a++) {
         cdt_span span = cdt_chain_lookup(chain, ABSENT_MESSAGES[a]);
         CHECK(span.count == 0, "chain %d: absent message %u has %zu entries", c, ABSENT_MESSAGES[a], span.count);
     }
+    CHECK(orphans == 0 || chain->orphans, "chain %d: %u orphans while none are pending", c, orphans);
+
+    cdt_chain_stats stats;
+    cdt_chain_get_stats(chain, &stats);
+    CHECK(stats.live_slots == (uint32_t)live_count, "chain %d: live_slots %u, model %d", c, stats.live_slots, live_count);
+    CHECK(stats.orphaned_entries == orphans, "chain %d: orphaned_entries %u, seen %u", c, stats.orphaned_entries,
+          orphans);
+    CHECK(stats.entries == model_entries + orphans, "chain %d: entries %u, model %u + %u orphans", c, stats.entries,
+          model_entries, orphans);
+    CHECK(stats.messages == model_messages + orphan_only_messages, "chain %d: messages %u, model %u + %u orphaned", c,
+          stats.messages, model_messages, orphan_only_messages);
 }
 
 static void verify_all(void) {
@@ -249,13 +313,34 @@ static void verify_all(void) {
 
 // MARK: - Operations
 
+// A new generation must not be in use: no other live target, no entry of the table (orphans
+// included) and no entry of a span a dispatch holds may name it. Once the counter has wrapped
+// (or the hook moved it) a generation nothing names any more may be issued again.
 static void record_generation(int c, cdt_handle h, int t) {
     CHECK(h.generation != 0, "chain %d: acquire returned generation 0", c);
+    for (int i = 0; i < MAXT; i++) {
+        CHECK(i == t || !targets[i].live || targets[i].handle[c].generation != h.generation,
+              "chain %d: generation %u issued while target %d holds it", c, h.generation, i);
+    }
+    for (int m = 0; m < NMSG; m++) {
+        cdt_span span = cdt_chain_lookup(chains[c], MESSAGES[m]);
+        for (size_t e = 0; e < span.count; e++) {
+            CHECK(span.entries[e].generation != h.generation, "chain %d: generation %u issued while message %u names it",
+                  c, h.generation, MESSAGES[m]);
+        }
+    }
+    for (int k = 0; k < held_count; k++) {
+        for (size_t e = 0; held[k].chain == c && e < held[k].count; e++) {
+            CHECK(held[k].copy[e].generation != h.generation,
+                  "chain %d: generation %u issued while a dispatch holds an entry naming it", c, h.generation);
+        }
+    }
     gen_record *rec = gen_slot(c, h.generation);
-    CHECK(rec->generation == 0, "chain %d: generation %u issued twice", c, h.generation);
-    CHECK(genmap_used[c] < GENMAP / 2, "generation map full");
+    if (rec->generation == 0) {
+        CHECK(genmap_used[c] < GENMAP / 2, "generation map full");
+        genmap_used[c]++;
+    }
     *rec = (gen_record){h.generation, (uint32_t)t, targets[t].object};
-    genmap_used[c]++;
 }
 
 static int pick_live(reader *r) {
@@ -293,19 +378,39 @@ static void renumber_all(uint64_t base, uint64_t step) {
     sorted_dirty = 1;
 }
 
-static void insert_entry(target *t, int m, const void *handler) {
+// Returns whether the entry was inserted (it fails only out of memory, changing nothing).
+static int insert_entry(target *t, int m, const void *handler) {
+    int rc[NCHAINS], hit[NCHAINS];
     for (int c = 0; c < NCHAINS; c++) {
-        int rc = cdt_chain_insert_entry(chains[c], t->handle[c], MESSAGES[m], handler);
-        CHECK(rc == 0, "chain %d: insert_entry(live handle, message %u) = %d", c, MESSAGES[m], rc);
+        fault_begin(c);
+        rc[c] = cdt_chain_insert_entry(chains[c], t->handle[c], MESSAGES[m], handler);
+        hit[c] = fault_end(c);
+        CHECK(rc[c] == (hit[c] ? -1 : 0), "chain %d: insert_entry(live handle, message %u) = %d (allocation failed: %d)",
+              c, MESSAGES[m], rc[c], hit[c]);
     }
+    CHECK(rc[0] == rc[1], "chains disagree on insert_entry: %d vs %d", rc[0], rc[1]);
+    if (rc[0] != 0) return 0;
     t->has[m] = 1;
     t->handler[m] = handler;
+    return 1;
 }
 
-static void remove_entry(target *t, int m) {
-    for (int c = 0; c < NCHAINS; c++) cdt_chain_remove_entry(chains[c], t->handle[c], MESSAGES[m]);
+// Returns whether the entry is gone (it stays only out of memory during a dispatch).
+static int remove_entry(target *t, int m) {
+    int rc[NCHAINS];
+    for (int c = 0; c < NCHAINS; c++) {
+        fault_begin(c);
+        rc[c] = cdt_chain_remove_entry(chains[c], t->handle[c], MESSAGES[m]);
+        int hit = fault_end(c);
+        CHECK(rc[c] == 0 || (rc[c] == -1 && hit && depth > 0 && t->has[m]),
+              "chain %d: remove_entry(message %u) = %d (allocation failed: %d, depth %u)", c, MESSAGES[m], rc[c], hit,
+              depth);
+    }
+    CHECK(rc[0] == rc[1], "chains disagree on remove_entry: %d vs %d", rc[0], rc[1]);
+    if (rc[0] != 0) return 0;
     t->has[m] = 0;
     t->handler[m] = NULL;
+    return 1;
 }
 
 // Chooses a free key at sorted position `pos` (0...live_count). Returns 0 and the key, or -1
@@ -366,11 +471,26 @@ static void op_acquire(reader *r, int bulk) {
     tg->live = 1;
     tg->order = key;
     tg->object = (void *)(uintptr_t)(0x100000u + (uintptr_t)(++serial) * 16u);
+    int rcs[NCHAINS];
+    uint32_t before_counts[NCHAINS];
     for (int c = 0; c < NCHAINS; c++) {
         cdt_chain *chain = chains[c];
-        uint32_t before_count = chain->slot_count;
-        int rc = cdt_chain_acquire(chain, tg->object, key, &tg->handle[c]);
-        CHECK(rc == 0, "chain %d: acquire = %d", c, rc);
+        before_counts[c] = chain->slot_count;
+        fault_begin(c);
+        rcs[c] = cdt_chain_acquire(chain, tg->object, key, &tg->handle[c]);
+        int hit = fault_end(c);
+        CHECK(rcs[c] == (hit ? -1 : 0), "chain %d: acquire = %d (allocation failed: %d)", c, rcs[c], hit);
+    }
+    CHECK(rcs[0] == rcs[1], "chains disagree on acquire: %d vs %d", rcs[0], rcs[1]);
+    if (rcs[0] != 0) {
+        tg->live = 0; // out of memory: nothing changed
+        return;
+    }
+    CHECK(tg->handle[0].generation == tg->handle[1].generation, "chains issued generations %u and %u",
+          tg->handle[0].generation, tg->handle[1].generation);
+    for (int c = 0; c < NCHAINS; c++) {
+        cdt_chain *chain = chains[c];
+        uint32_t before_count = before_counts[c];
         cdt_handle h = tg->handle[c];
         CHECK(h.slot < chain->slot_count && chain->slot_count <= before_count + 1,
               "chain %d: acquire gave slot %u (slot_count %u -> %u)", c, h.slot, before_count, chain->slot_count);
@@ -408,7 +528,10 @@ static void release_target(uint8_t extra, int t) {
         messages[b] = tmp;
     }
     for (int c = 0; c < NCHAINS; c++) {
+        // Never fails: out of memory during a dispatch it leaves orphans (verify_chain checks them).
+        fault_begin(c);
         void *object = cdt_chain_release(chains[c], tg->handle[c], messages, count);
+        (void)fault_end(c);
         CHECK(object == tg->object, "chain %d: release(live handle) = %p, expected %p", c, object, tg->object);
     }
     push_stale(tg);
@@ -445,7 +568,13 @@ static void op_stale(reader *r) {
     cdt_handle bogus = {rd_u8(r) % 64u, 0}; // generation 0 is never live
     for (int c = 0; c < NCHAINS; c++) {
         cdt_handle h = s ? s->handle[c] : bogus;
-        switch (what % 4) {
+        // After the counter came round, a released (slot, generation) may name a new target.
+        int reused = 0;
+        for (int t = 0; t < MAXT; t++) {
+            reused |= targets[t].live && targets[t].handle[c].slot == h.slot && targets[t].handle[c].generation == h.generation;
+        }
+        if (reused) continue;
+        switch (what % 6) {
         case 0: {
             uint32_t messages[NMSG];
             for (int k = 0; k < NMSG; k++) messages[k] = MESSAGES[k];
@@ -458,7 +587,18 @@ static void op_stale(reader *r) {
             CHECK(rc == -1, "chain %d: insert_entry(stale {%u, %u}) = %d", c, h.slot, h.generation, rc);
             break;
         }
-        case 2: cdt_chain_remove_entry(chains[c], h, MESSAGES[m]); break;
+        case 2: {
+            int rc = cdt_chain_remove_entry(chains[c], h, MESSAGES[m]);
+            CHECK(rc == 0, "chain %d: remove_entry(stale {%u, %u}) = %d", c, h.slot, h.generation, rc);
+            break;
+        }
+        case 3: cdt_chain_set_target(chains[c], h, (void *)(uintptr_t)0xdead0, CDT_TARGET_STRONG); break;
+        case 4: {
+            cdt_handle unused = {7, 7};
+            int rc = cdt_chain_acquire(chains[c], NULL, 1, &unused);
+            CHECK(rc == -1 && unused.slot == 7 && unused.generation == 7, "chain %d: acquire(NULL object) = %d", c, rc);
+            break;
+        }
         default: cdt_chain_set_order(chains[c], h, rd_u64(r)); break;
         }
     }
@@ -478,6 +618,10 @@ static void op_insert_message_zero(reader *r) {
     for (int c = 0; c < NCHAINS; c++) {
         int rc = cdt_chain_insert_entry(chains[c], targets[t].handle[c], 0, make_handler(1));
         CHECK(rc == -1, "chain %d: insert_entry(message 0) = %d", c, rc);
+        // Too late to force collisions once the table exists.
+        if (chains[c]->bucket_capacity != 0) {
+            CHECK(cdt_chain_debug_force_collisions(chains[c]) == -1, "chain %d: force_collisions on a used table", c);
+        }
     }
 }
 
@@ -517,23 +661,37 @@ static void op_leave(reader *r) {
         int pending = cdt_chain_leave(chains[c]);
         cdt_chain_stats stats;
         cdt_chain_get_stats(chains[c], &stats);
-        CHECK(pending == (depth == 0 && stats.retired_blocks > 0), "chain %d: leave = %d at depth %u with %u retired", c,
-              pending, depth, stats.retired_blocks);
+        CHECK(pending == (depth == 0 && (stats.retired_blocks > 0 || stats.orphaned_entries > 0)),
+              "chain %d: leave = %d at depth %u with %u retired, %u orphans", c, pending, depth, stats.retired_blocks,
+              stats.orphaned_entries);
     }
     // An owner reclaims when the last dispatch leaves; sometimes defer it to exercise a
-    // later reclaim or destroy with retired arrays still pending.
+    // later reclaim or destroy with retired arrays or orphans still pending.
     if (depth == 0 && (rd_u8(r) & 3) != 0) {
         for (int c = 0; c < NCHAINS; c++) cdt_chain_reclaim(chains[c]);
     }
 }
 
 static void op_reclaim(void) {
-    if (depth != 0) return;
+    if (depth != 0) {
+        // Too early: nothing happens while a dispatch is inside.
+        for (int c = 0; c < NCHAINS; c++) {
+            cdt_chain_stats before, after;
+            cdt_chain_get_stats(chains[c], &before);
+            cdt_chain_reclaim(chains[c]);
+            cdt_chain_get_stats(chains[c], &after);
+            CHECK(before.retired_blocks == after.retired_blocks && before.orphaned_entries == after.orphaned_entries,
+                  "chain %d: reclaim inside a dispatch changed something", c);
+        }
+        return;
+    }
     for (int c = 0; c < NCHAINS; c++) {
         cdt_chain_reclaim(chains[c]);
         cdt_chain_stats stats;
         cdt_chain_get_stats(chains[c], &stats);
         CHECK(stats.retired_blocks == 0, "chain %d: %u retired blocks after reclaim", c, stats.retired_blocks);
+        CHECK(stats.orphaned_entries == 0 && !chains[c]->orphans, "chain %d: %u orphans after reclaim", c,
+              stats.orphaned_entries);
     }
 }
 
@@ -541,7 +699,9 @@ static void op_compact(void) {
     for (int c = 0; c < NCHAINS; c++) {
         cdt_chain *chain = chains[c];
         uint32_t before_count = chain->slot_count;
-        int moved = cdt_chain_compact(chain);
+        fault_begin(c);
+        int moved = cdt_chain_compact(chain); // out of memory: 0, or 1 with the larger array kept
+        (void)fault_end(c);
         CHECK(moved == 0 || moved == 1, "chain %d: compact = %d", c, moved);
         if (!moved) {
             CHECK(chain->slot_count == before_count, "chain %d: compact returned 0 but slot_count %u -> %u", c,
@@ -618,10 +778,19 @@ static void op_move(reader *r) {
     const void *handlers[NMSG];
     memcpy(had, tg->has, sizeof had);
     memcpy(handlers, tg->handler, sizeof handlers);
+    int all_removed = 1;
     for (int m = 0; m < NMSG; m++) {
-        if (had[m]) remove_entry(tg, m);
+        if (had[m]) all_removed &= remove_entry(tg, m);
     }
     verify_all();
+    if (!all_removed) {
+        // Out of memory during a dispatch: an entry could not be removed, so the key must not
+        // change under it (the Swift owner stops here too). Put back what was removed.
+        for (int m = 0; m < NMSG; m++) {
+            if (had[m] && !tg->has[m]) insert_entry(tg, m, handlers[m]);
+        }
+        return;
+    }
     // New key at a new position (or anywhere).
     tg->live = 0;
     live_count--;
@@ -642,6 +811,263 @@ static void op_move(reader *r) {
     for (int c = 0; c < NCHAINS; c++) cdt_chain_set_order(chains[c], tg->handle[c], key);
     for (int m = 0; m < NMSG; m++) {
         if (had[m]) insert_entry(tg, m, handlers[m]);
+    }
+}
+
+static void op_fault(reader *r) {
+    // Arms a failure a few allocations ahead, the same on both chains; it stays armed until it
+    // happens. With the high bit, interning gets one too.
+    uint8_t v = rd_u8(r);
+    for (int c = 0; c < NCHAINS; c++) fault_budget[c] = v % 8;
+    if (v & 0x80) fault_budget[FAULT_INTERN] = (v >> 3) % 4;
+}
+
+static void op_set_generation(reader *r) {
+    uint8_t mode = rd_u8(r);
+    uint32_t next;
+    switch (mode % 4) {
+    case 0:
+    case 1: next = UINT32_MAX - (uint32_t)(rd_u8(r) % 16); break; // a few acquisitions before the wrap
+    case 2: next = (uint32_t)(rd_u8(r) % 48); break;              // back among the live ones (0 means 1)
+    default: next = (uint32_t)rd_u64(r); break;
+    }
+    for (int c = 0; c < NCHAINS; c++) cdt_chain_debug_set_next_generation(chains[c], next);
+}
+
+static void op_set_target(reader *r) {
+    int t = pick_live(r);
+    uint8_t v = rd_u8(r);
+    if (t < 0) return;
+    target *tg = &targets[t];
+    tg->pointer = v < 16 ? NULL : (void *)(uintptr_t)(0x900000u + (uintptr_t)v * 16u);
+    tg->kind = (cdt_target_kind)(v % 3);
+    for (int c = 0; c < NCHAINS; c++) cdt_chain_set_target(chains[c], tg->handle[c], tg->pointer, tg->kind);
+}
+
+// MARK: - The invariant checker itself
+
+// Breaks one invariant of chain 0 in place, checks that cdt_chain_check_invariants names it,
+// and restores the chain. With `scratch_fails` the checker's own allocation fails (it must
+// then find the same by comparing every pair).
+static void expect_violation(const cdt_chain *chain, cdt_invariant_violation expected, int scratch_fails,
+                             const char *what) {
+    if (scratch_fails) (void)cdt_debug_fail_allocation_after(0);
+    cdt_invariant_violation got = cdt_chain_check_invariants(chain);
+    (void)cdt_debug_fail_allocation_after(-1);
+    CHECK(got == expected, "checker: %s gave %d, expected %d", what, (int)got, (int)expected);
+}
+
+// The pick-th used bucket with at least min_count entries, or NULL.
+static cdt_bucket *pick_bucket(cdt_chain *chain, uint8_t pick, uint32_t min_count) {
+    uint32_t seen = 0;
+    for (int round = 0; round < 2; round++) {
+        for (uint32_t b = 0; b < chain->bucket_capacity; b++) {
+            cdt_bucket *bucket = &chain->buckets[b];
+            if (bucket->message == 0 || bucket->count < min_count) continue;
+            if (round == 1 && seen-- == 0) return bucket;
+            if (round == 0) seen++;
+        }
+        if (seen == 0) return NULL;
+        seen = pick % seen;
+    }
+    return NULL;
+}
+
+// A table more than half full cannot be reached through the API: build one by hand.
+static void check_overfull_table(int scratch_fails) {
+    cdt_slot slots[1] = {{.object = (void *)(uintptr_t)0x10, .order = 1, .generation = 1}};
+    cdt_entry entries[2] = {{0, 1, NULL}, {0, 1, NULL}};
+    cdt_bucket buckets[2] = {{MESSAGES[0], 1, 1, 0, &entries[0]}, {MESSAGES[1], 1, 1, 0, &entries[1]}};
+    cdt_chain fake;
+    memset(&fake, 0, sizeof fake);
+    fake.slots = slots;
+    fake.slot_count = fake.slot_capacity = fake.live_slots = 1;
+    fake.buckets = buckets;
+    fake.bucket_capacity = fake.bucket_used = 2;
+    fake.shift = 63; // multiplier 0: both messages' home is bucket 0
+    fake.last_generation = 1;
+    fake.total_entries = 2;
+    expect_violation(&fake, CDT_INVARIANT_LOAD_FACTOR, scratch_fails, "two used buckets of two");
+}
+
+static void op_corrupt(reader *r) {
+    cdt_chain *chain = chains[0];
+    uint8_t kind = rd_u8(r), pick = rd_u8(r);
+    int scratch_fails = kind & 0x80;
+    sort_live();
+    cdt_slot *live = live_count ? &chain->slots[targets[sorted[pick % live_count]].handle[0].slot] : NULL;
+    switch (kind % 14) {
+    case 0:
+        if (!live) return;
+        void *object = live->object;
+        live->object = NULL;
+        expect_violation(chain, CDT_INVARIANT_LIVE_SLOT_WITHOUT_OBJECT, scratch_fails, "live slot without object");
+        live->object = object;
+        break;
+    case 1:
+        if (pick & 1 && chain->slot_count > 0) {
+            uint32_t capacity = chain->slot_capacity;
+            chain->slot_capacity = chain->slot_count - 1;
+            expect_violation(chain, CDT_INVARIANT_SLOT_COUNTS, scratch_fails, "slot_count beyond the capacity");
+            chain->slot_capacity = capacity;
+            break;
+        }
+        chain->live_slots += 1;
+        expect_violation(chain, CDT_INVARIANT_SLOT_COUNTS, scratch_fails, "live_slots one too many");
+        chain->live_slots -= 1;
+        break;
+    case 2: {
+        if (chain->free_head == 0) return;
+        uint32_t head = chain->free_head;
+        cdt_slot *first = &chain->slots[head - 1];
+        uint32_t next = first->next_free;
+        switch (pick % 3) {
+        case 0: chain->free_head = chain->slot_count + 1; break; // beyond the used slots
+        case 1: first->next_free = head; break;                  // a loop
+        default:
+            if (!live) return;
+            chain->free_head = (uint32_t)(live - chain->slots) + 1; // a live slot
+            break;
+        }
+        expect_violation(chain, CDT_INVARIANT_FREE_LIST_BROKEN, scratch_fails, "free list broken");
+        chain->free_head = head;
+        first->next_free = next;
+        break;
+    }
+    case 3: {
+        if (chain->free_head == 0) return;
+        uint32_t head = chain->free_head;
+        chain->free_head = 0;
+        expect_violation(chain, CDT_INVARIANT_FREE_LIST_INCOMPLETE, scratch_fails, "free list dropped");
+        chain->free_head = head;
+        break;
+    }
+    case 4: {
+        cdt_bucket *bucket = pick_bucket(chain, pick, 1);
+        if (!bucket) return;
+        cdt_bucket saved = *bucket;
+        switch (pick % 4) {
+        case 0: bucket->count = 0; break;
+        case 1: bucket->front = bucket->capacity + 1; break;
+        case 2: bucket->count = bucket->capacity - bucket->front + 1; break;
+        default: bucket->entries = NULL; break;
+        }
+        expect_violation(chain, CDT_INVARIANT_BUCKET_SHAPE, scratch_fails, "bucket shape");
+        *bucket = saved;
+        break;
+    }
+    case 5: {
+        // Move a bucket past the first empty bucket after its home.
+        cdt_bucket *bucket = pick_bucket(chain, pick, 1);
+        if (!bucket) return;
+        uint32_t mask = chain->bucket_capacity - 1, b = (uint32_t)(bucket - chain->buckets);
+        uint32_t z = cdt_home_bucket(bucket->message, chain->multiplier, chain->shift);
+        while (chain->buckets[z].message != 0) z = (z + 1) & mask;
+        uint32_t e = (z + 1) & mask;
+        while (chain->buckets[e].message != 0) e = (e + 1) & mask;
+        if (e == z) return;
+        chain->buckets[e] = *bucket;
+        *bucket = (cdt_bucket){0, 0, 0, 0, NULL};
+        expect_violation(chain, CDT_INVARIANT_BUCKET_UNREACHABLE, scratch_fails, "bucket beyond an empty one");
+        chain->buckets[b] = chain->buckets[e];
+        chain->buckets[e] = (cdt_bucket){0, 0, 0, 0, NULL};
+        break;
+    }
+    case 6: {
+        cdt_bucket *bucket = pick_bucket(chain, pick, 1);
+        if (!bucket) return;
+        cdt_entry *entry = &bucket->entries[pick % bucket->count], saved = *entry;
+        if (pick & 1) entry->slot = chain->slot_count; else entry->generation = 0;
+        expect_violation(chain, CDT_INVARIANT_ENTRY_SLOT, scratch_fails, "entry beyond the slots or of generation 0");
+        *entry = saved;
+        break;
+    }
+    case 7: {
+        cdt_bucket *bucket = pick_bucket(chain, pick, 1);
+        if (!bucket || chain->orphans) return;
+        cdt_entry *entry = &bucket->entries[pick % bucket->count];
+        uint32_t generation = entry->generation;
+        entry->generation = generation == 0x40000000u ? 1 : generation ^ 0x40000000u;
+        expect_violation(chain, CDT_INVARIANT_ENTRY_STALE, scratch_fails, "entry of another generation");
+        entry->generation = generation;
+        break;
+    }
+    case 8: {
+        cdt_bucket *bucket = pick_bucket(chain, pick, 2);
+        if (!bucket) return;
+        for (uint32_t e = 0; e + 1 < bucket->count; e++) {
+            cdt_entry *a = &bucket->entries[e], *b = a + 1;
+            if (is_orphan(chain, *a) || is_orphan(chain, *b)) continue;
+            cdt_entry saved = *a;
+            *a = *b;
+            *b = saved;
+            expect_violation(chain, CDT_INVARIANT_ENTRY_ORDER, scratch_fails, "two responders swapped");
+            *b = *a;
+            *a = saved;
+            break;
+        }
+        break;
+    }
+    case 9: {
+        uint32_t *counter = pick & 1 ? &chain->bucket_used : &chain->total_entries;
+        *counter += 1;
+        expect_violation(chain, CDT_INVARIANT_TABLE_COUNTS, scratch_fails, "a table counter one too many");
+        *counter -= 1;
+        break;
+    }
+    case 10: {
+        if (live_count < 2) return;
+        cdt_slot *other = &chain->slots[targets[sorted[(pick + 1) % live_count]].handle[0].slot];
+        uint32_t generation = other->generation;
+        other->generation = live->generation;
+        expect_violation(chain, CDT_INVARIANT_GENERATION_DUPLICATE, scratch_fails, "two slots of one generation");
+        other->generation = generation;
+        break;
+    }
+    case 11: {
+        // The counter moved back behind live generations without a skip list.
+        if (!live) return;
+        struct cdt_generation_skip *skip = chain->skip;
+        uint32_t last = chain->last_generation, rescan = chain->rescan;
+        chain->rescan = 0;
+        chain->last_generation = live->generation - 1;
+        cdt_bucket *bucket = chain->orphans ? pick_bucket(chain, pick, 1) : NULL;
+        if (bucket && pick % 3 == 2) {
+            // An orphan ahead of the counter (live generations behind it).
+            for (uint32_t e = 0; e < bucket->count; e++) {
+                cdt_entry *entry = &bucket->entries[e];
+                if (!is_orphan(chain, *entry)) continue;
+                uint32_t generation = entry->generation;
+                chain->skip = NULL;
+                chain->last_generation = UINT32_MAX - 1;
+                for (int k = 0; k < live_count; k++) {
+                    if (targets[sorted[k]].handle[0].generation == UINT32_MAX) chain->last_generation = UINT32_MAX;
+                }
+                entry->generation = UINT32_MAX;
+                if (chain->last_generation == UINT32_MAX - 1) {
+                    expect_violation(chain, CDT_INVARIANT_GENERATION_REISSUE, scratch_fails, "orphan ahead of the counter");
+                }
+                entry->generation = generation;
+                break;
+            }
+        } else if (pick & 1) {
+            chain->skip = NULL;
+            expect_violation(chain, CDT_INVARIANT_GENERATION_REISSUE, scratch_fails, "counter behind a live generation");
+        } else {
+            // With the skip list kept, it depends on whether it holds the generation.
+            cdt_invariant_violation got = cdt_chain_check_invariants(chain);
+            CHECK(got == CDT_INVARIANT_OK || got == CDT_INVARIANT_GENERATION_REISSUE,
+                  "checker: counter moved back gave %d", (int)got);
+            CHECK(skip || got == CDT_INVARIANT_GENERATION_REISSUE, "checker: counter moved back, no skip list, gave %d",
+                  (int)got);
+        }
+        chain->skip = skip;
+        chain->last_generation = last;
+        chain->rescan = rescan;
+        break;
+    }
+    case 12: check_overfull_table(scratch_fails); break;
+    default: expect_violation(chain, CDT_INVARIANT_OK, scratch_fails, "an intact chain"); break;
     }
 }
 
@@ -674,48 +1100,96 @@ enum { NNAMES = sizeof NAMES / sizeof NAMES[0] };
 static const char SIGNATURE_TAGS[3] = {0, 0, 0};
 static const char *const SIGNATURE_NAMES[3] = {"Void", NULL, "(Int, String) -> Bool"};
 
-static uint32_t intern_ids[NNAMES];       // 0 until interned by the harness
-static int intern_sig[NNAMES];            // signature index of the first interning
-static uint32_t intern_baseline;          // names interned before the harness's own
+enum { NSIGS = 3 };
+static uint32_t intern_ids[NNAMES][NSIGS]; // 0 until (name, signature) is interned by the harness
+static uint32_t intern_baseline;           // messages interned before the harness's own
 
+// Fresh names, so that the interner keeps growing its index and records (and failing to) after
+// the fixed names are all in; bounded, since interned names live as long as the process.
+enum { MAX_FRESH = 2048 };
+static uint32_t fresh_names;
+
+static void op_intern_fresh(void) {
+    if (fresh_names >= MAX_FRESH) return;
+    char name[32];
+    int length = snprintf(name, sizeof name, "fz.fresh.%u:", fresh_names);
+    const char *described = fresh_names % 2 ? NULL : "fresh";
+    uint32_t before = cdt_intern_count(), id = 0;
+    fault_begin(FAULT_INTERN);
+    cdt_intern_status status = cdt_intern(name, (size_t)length, &SIGNATURE_TAGS[0], described, &id);
+    int hit = fault_end(FAULT_INTERN);
+    if (hit) {
+        CHECK(status == CDT_INTERN_NO_MEMORY, "intern(fresh) out of memory: status %d", (int)status);
+        CHECK(cdt_intern_count() == before, "intern count changed by a failed intern");
+        return;
+    }
+    CHECK(status == CDT_INTERN_OK && id == before + 1 && cdt_intern_count() == before + 1,
+          "intern(fresh %u) status %d id %u (count %u)", fresh_names, (int)status, id, before);
+    fresh_names++;
+    size_t got_length = 0;
+    const char *got = cdt_intern_name(id, &got_length);
+    CHECK(got && got_length == (size_t)length && memcmp(got, name, got_length) == 0 && cdt_intern_name(id, NULL) == got,
+          "intern_name(fresh %u)", id);
+    const char *got_described = cdt_intern_signature_name(id);
+    CHECK(described ? (got_described && strcmp(got_described, described) == 0) : got_described == NULL,
+          "intern_signature_name(fresh %u)", id);
+}
+
+// A message is (name, signature): the same pair gives the same id, another signature another id.
 static void op_intern(reader *r) {
-    int n = rd_u8(r) % NNAMES;
-    int s = rd_u8(r) % 3;
+    uint8_t which = rd_u8(r);
+    if (which % (NNAMES + 1) == NNAMES) {
+        op_intern_fresh();
+        return;
+    }
+    int n = which % (NNAMES + 1);
+    int s = rd_u8(r) % NSIGS;
     const void *signature = &SIGNATURE_TAGS[s];
     uint32_t count_before = cdt_intern_count();
     uint32_t id = 0;
-    const char *existing = (const char *)"unset";
-    cdt_intern_status status = cdt_intern(NAMES[n].bytes, NAMES[n].length, signature, SIGNATURE_NAMES[s], &id, &existing);
-    if (intern_ids[n] == 0) {
-        CHECK(status == CDT_INTERN_OK, "intern(new name %d) status %d", n, (int)status);
-        CHECK(id == count_before + 1, "intern(new name %d) id %u, expected dense %u", n, id, count_before + 1);
-        CHECK(cdt_intern_count() == count_before + 1, "intern count %u after new name, was %u", cdt_intern_count(),
-              count_before);
-        intern_ids[n] = id;
-        intern_sig[n] = s;
-    } else {
-        CHECK(id == intern_ids[n], "intern(name %d) id %u, first %u", n, id, intern_ids[n]);
-        CHECK(cdt_intern_count() == count_before, "intern count changed on known name");
-        if (s == intern_sig[n]) {
-            CHECK(status == CDT_INTERN_OK, "intern(name %d, same signature) status %d", n, (int)status);
-        } else {
-            CHECK(status == CDT_INTERN_SIGNATURE_MISMATCH, "intern(name %d, other signature) status %d", n, (int)status);
-            const char *first = SIGNATURE_NAMES[intern_sig[n]];
-            CHECK(first ? (existing && strcmp(existing, first) == 0) : existing == NULL,
-                  "intern(name %d) mismatch reports signature name '%s', first was '%s'", n, existing ? existing : "(null)",
-                  first ? first : "(null)");
+    fault_begin(FAULT_INTERN);
+    cdt_intern_status status = cdt_intern(NAMES[n].bytes, NAMES[n].length, signature, SIGNATURE_NAMES[s], &id);
+    int hit = fault_end(FAULT_INTERN);
+    if (intern_ids[n][s] == 0) {
+        if (hit) {
+            // Out of memory: reported, and nothing interned.
+            CHECK(status == CDT_INTERN_NO_MEMORY, "intern(new message %d/%d) out of memory: status %d", n, s, (int)status);
+            CHECK(cdt_intern_count() == count_before, "intern count changed by a failed intern");
+            return;
         }
+        CHECK(status == CDT_INTERN_OK, "intern(new message %d/%d) status %d", n, s, (int)status);
+        CHECK(id == count_before + 1, "intern(new message %d/%d) id %u, expected dense %u", n, s, id, count_before + 1);
+        CHECK(cdt_intern_count() == count_before + 1, "intern count %u after new message, was %u", cdt_intern_count(),
+              count_before);
+        for (int k = 0; k < NSIGS; k++) {
+            CHECK(k == s || intern_ids[n][k] != id, "name %d: signatures %d and %d share id %u", n, k, s, id);
+        }
+        intern_ids[n][s] = id;
+    } else {
+        CHECK(!hit, "intern of a known message allocated");
+        CHECK(status == CDT_INTERN_OK, "intern(known message %d/%d) status %d", n, s, (int)status);
+        CHECK(id == intern_ids[n][s], "intern(message %d/%d) id %u, first %u", n, s, id, intern_ids[n][s]);
+        CHECK(cdt_intern_count() == count_before, "intern count changed on a known message");
     }
     size_t length = 12345;
     const char *name = cdt_intern_name(id, &length);
     CHECK(name && length == NAMES[n].length && memcmp(name, NAMES[n].bytes, length) == 0,
           "intern_name(%u) does not give back name %d", id, n);
+    const char *described = cdt_intern_signature_name(id);
+    CHECK(SIGNATURE_NAMES[s] ? (described && strcmp(described, SIGNATURE_NAMES[s]) == 0) : described == NULL,
+          "intern_signature_name(%u) is '%s', expected '%s'", id, described ? described : "(null)",
+          SIGNATURE_NAMES[s] ? SIGNATURE_NAMES[s] : "(null)");
     uint32_t count = cdt_intern_count();
     CHECK(cdt_intern_name(0, NULL) == NULL, "intern_name(0) not NULL");
     CHECK(cdt_intern_name(count + 1, NULL) == NULL, "intern_name(count + 1) not NULL");
+    CHECK(cdt_intern_signature_name(0) == NULL, "intern_signature_name(0) not NULL");
+    CHECK(cdt_intern_signature_name(count + 1) == NULL, "intern_signature_name(count + 1) not NULL");
     uint32_t mine = 0;
-    for (int k = 0; k < NNAMES; k++) mine += intern_ids[k] != 0;
-    CHECK(count == intern_baseline + mine, "intern count %u, expected %u", count, intern_baseline + mine);
+    for (int k = 0; k < NNAMES; k++) {
+        for (int g = 0; g < NSIGS; g++) mine += intern_ids[k][g] != 0;
+    }
+    CHECK(count == intern_baseline + fresh_names + mine, "intern count %u, expected %u", count,
+          intern_baseline + fresh_names + mine);
 }
 
 // MARK: - Driver
@@ -737,11 +1211,16 @@ enum {
     OP_SET_ORDER,
     OP_MOVE,
     OP_INTERN,
+    OP_FAULT,
+    OP_SET_GENERATION,
+    OP_SET_TARGET,
+    OP_CORRUPT,
     OP_COUNT
 };
 static const char *const OP_NAMES[OP_COUNT] = {
     "acquire", "acquire+entries", "release", "mass-release", "stale-handle", "insert", "insert", "insert-message-0",
     "remove",  "enter",           "leave",   "reclaim",      "compact",      "set-order", "move", "intern",
+    "fault",   "set-generation",  "set-target", "corrupt",
 };
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
@@ -758,21 +1237,35 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     current_op_index = 0;
     current_op_name = "setup";
 
+    for (int who = 0; who <= NCHAINS; who++) fault_budget[who] = -1;
+    faults_hit = 0;
+    uint8_t mode = rd_u8(&r);
+    if (mode & 0x80) {
+        // Creation out of memory reports NULL.
+        fault_budget[0] = 0;
+        fault_begin(0);
+        cdt_chain *failed = cdt_chain_create();
+        CHECK(fault_end(0) && failed == NULL, "create out of memory gave %p", (void *)failed);
+    }
     // Chain 0: hashed with an input-chosen multiplier (so a failing input reproduces; the
     // arc4random seed would not). The table is empty, so setting it here is safe.
     chains[0] = cdt_chain_create();
     CHECK(chains[0] != NULL, "create failed");
-    uint8_t mode = rd_u8(&r);
     switch (mode % 4) {
     case 0:
     case 1: chains[0]->multiplier = rd_u64(&r) | 1; break;
     case 2: chains[0]->multiplier = 1; break; // small ids all land in bucket 0 too
     default: chains[0]->multiplier = 0x9e3779b97f4a7c15ull; break;
     }
-    // Chain 1: every message in one bucket cluster.
-    cdt_debug_set_force_collisions(1);
-    chains[1] = cdt_chain_create();
-    cdt_debug_set_force_collisions(0);
+    // Chain 1: every message in one bucket cluster, through either hook.
+    if (mode & 0x40) {
+        chains[1] = cdt_chain_create();
+        CHECK(chains[1] != NULL && cdt_chain_debug_force_collisions(chains[1]) == 0, "forced-collision chain");
+    } else {
+        cdt_debug_set_force_collisions(1);
+        chains[1] = cdt_chain_create();
+        cdt_debug_set_force_collisions(0);
+    }
     CHECK(chains[1] != NULL && chains[1]->multiplier == 0, "forced-collision chain");
 
     memset(targets, 0, sizeof targets);
@@ -791,8 +1284,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         current_op_index++;
         current_op_name = OP_NAMES[op];
         if (trace) {
-            fprintf(stderr, "op #%lu %-16s depth %u live %d slot_count %u/%u\n", current_op_index, current_op_name,
-                    depth, live_count, chains[0]->slot_count, chains[1]->slot_count);
+            fprintf(stderr, "op #%lu %-16s depth %u live %d slot_count %u/%u next generation %u faults %lu\n",
+                    current_op_index, current_op_name, depth, live_count, chains[0]->slot_count, chains[1]->slot_count,
+                    chains[0]->last_generation + 1, faults_hit);
         }
         switch (op) {
         case OP_ACQUIRE: op_acquire(&r, 0); break;
@@ -810,25 +1304,35 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         case OP_COMPACT: op_compact(); break;
         case OP_SET_ORDER: op_set_order(&r); break;
         case OP_MOVE: op_move(&r); break;
-        default: op_intern(&r); break;
+        case OP_INTERN: op_intern(&r); break;
+        case OP_FAULT: op_fault(&r); break;
+        case OP_SET_GENERATION: op_set_generation(&r); break;
+        case OP_SET_TARGET: op_set_target(&r); break;
+        default: op_corrupt(&r); break;
         }
         verify_all();
     }
 
     // Wind down like an owner: leave every dispatch, then release everything.
     current_op_name = "teardown";
+    for (int who = 0; who <= NCHAINS; who++) fault_budget[who] = -1;
     while (depth > 0) op_leave(&r);
     for (int t = 0; t < MAXT; t++) {
         if (targets[t].live) release_target((uint8_t)t, t);
     }
     verify_all();
-    // Destroy sometimes with retired arrays pending: destroy must free them (LeakSanitizer).
+    // Destroy sometimes with retired arrays or orphans pending: destroy must free them
+    // (LeakSanitizer).
     for (int c = 0; c < NCHAINS; c++) {
         cdt_chain_stats stats;
         cdt_chain_get_stats(chains[c], &stats);
-        CHECK(stats.entries == 0 && stats.messages == 0 && stats.live_slots == 0, "chain %d not empty at teardown", c);
+        // Orphans may still wait for a reclaim: destroy frees them too.
+        CHECK(stats.entries == stats.orphaned_entries && (stats.messages == 0) == (stats.entries == 0) &&
+                  stats.live_slots == 0,
+              "chain %d not empty at teardown", c);
         cdt_chain_destroy(chains[c]);
         chains[c] = NULL;
     }
+    cdt_chain_destroy(NULL); // does nothing
     return 0;
 }

@@ -1,8 +1,10 @@
 // CDispatchTable: the C core of FastDelegates.
 //
-// - cdt_intern.h: message names interned into stable 32-bit ids (process-wide, thread-safe).
+// - cdt_intern.h: messages (name and signature) interned into stable 32-bit ids (process-wide,
+//   thread-safe).
 // - cdt_chain.h: per-chain slot array and message table, with the inline dispatch hot path.
 // - cdt_swift_runtime.h: Swift runtime entry points for the tracked retention mode.
+// - cdt_debug.h: test hooks shared by the whole core (allocation-failure injection).
 //
 // Every exported symbol is prefixed `cdt_`.
 #ifndef CDISPATCHTABLE_H
@@ -12,5 +14,6 @@
 #include "cdt_chain.h"
 #include "cdt_random.h"
 #include "cdt_swift_runtime.h"
+#include "cdt_debug.h"
 
 #endif

@@ -17,6 +17,13 @@
 // changes its generation at once, so the dispatch skips it (removal takes effect at once); an
 // entry added during a dispatch lands in a new array (addition takes effect from the next one).
 //
+// Out of memory: every allocation can fail (cdt_debug.h injects failures for tests). A failed
+// operation reports it (-1, NULL or 0 as documented per function) and leaves the chain as it
+// was, with one exception that needs no report: a release during a dispatch whose removal copy
+// cannot be allocated still frees the slot at once and leaves the entry behind as an orphan
+// (skipped like any entry of a freed slot); orphans are purged when the depth returns to 0
+// (`cdt_chain_leave` asks for a `cdt_chain_reclaim`).
+//
 // Thread safety: none. One thread at a time, or a lock held by the caller.
 #ifndef CDT_CHAIN_H
 #define CDT_CHAIN_H
@@ -47,8 +54,12 @@ typedef enum cdt_target_kind {
     CDT_TARGET_TRACKED = 2,
 } cdt_target_kind;
 
-/// A slot of the slot array. `generation` is 0 while the slot is free; every acquisition
-/// takes a new, chain-wide unique generation, so an (index, generation) pair is never reused.
+/// A slot of the slot array. `generation` is 0 while the slot is free; every acquisition takes
+/// a generation that no live slot holds and no entry (in the table, orphaned, or in an array a
+/// dispatch may read) names, so a stale entry never reaches a new target. Generations count up
+/// and wrap from UINT32_MAX to 1; after a wrap the counter steps over the generations still in
+/// use. A handle the owner keeps after releasing it may name a new target once the counter has
+/// come round (2^32 - 1 acquisitions later): owners must not use handles past their release.
 typedef struct cdt_slot {
     void *object;
     void *target;        // unretained; see `kind`
@@ -85,6 +96,7 @@ typedef struct cdt_span {
 } cdt_span;
 
 struct cdt_retired;
+struct cdt_generation_skip;
 
 /// A chain. Fields are public for the inline hot path; change them only through functions.
 typedef struct cdt_chain {
@@ -99,9 +111,12 @@ typedef struct cdt_chain {
     uint64_t multiplier;      // seeded odd multiplier; 0 forces every id into one bucket
     uint32_t shift;
     uint32_t depth;           // how many dispatches are inside
-    uint32_t next_generation;
-    uint32_t total_entries;
+    uint32_t last_generation; // the generation issued last (0 before the first)
+    uint32_t total_entries;   // entries in the table, orphans included
     struct cdt_retired *retired;
+    struct cdt_generation_skip *skip; // generations in use ahead of the counter, or NULL
+    uint32_t rescan;          // 1: collect `skip` before issuing the next generation
+    uint32_t orphans;         // 1: the table may hold orphaned entries (see above)
 } cdt_chain;
 
 /// Sizes for inspection and tests.
@@ -111,9 +126,42 @@ typedef struct cdt_chain_stats {
     uint32_t slot_capacity;
     uint32_t messages;
     uint32_t bucket_capacity;
-    uint32_t entries;
+    uint32_t entries;          // orphans included
     uint32_t retired_blocks;
+    uint32_t orphaned_entries; // left by releases out of memory during a dispatch, until reclaimed
 } cdt_chain_stats;
+
+/// What `cdt_chain_check_invariants` found: OK, or the first broken invariant.
+typedef enum cdt_invariant_violation {
+    CDT_INVARIANT_OK = 0,
+    /// A live slot holds no object.
+    CDT_INVARIANT_LIVE_SLOT_WITHOUT_OBJECT = 1,
+    /// `live_slots` differs from the live slots counted, or `slot_count` exceeds the capacity.
+    CDT_INVARIANT_SLOT_COUNTS = 2,
+    /// The free list leaves the used slots, reaches a live slot or loops.
+    CDT_INVARIANT_FREE_LIST_BROKEN = 3,
+    /// The free list misses a free slot.
+    CDT_INVARIANT_FREE_LIST_INCOMPLETE = 4,
+    /// A used bucket has no entries, no array, or a span outside its allocation.
+    CDT_INVARIANT_BUCKET_SHAPE = 5,
+    /// A bucket cannot be reached from its home bucket (an empty bucket lies in between).
+    CDT_INVARIANT_BUCKET_UNREACHABLE = 6,
+    /// An entry names a slot beyond `slot_count`, or generation 0.
+    CDT_INVARIANT_ENTRY_SLOT = 7,
+    /// An entry names a slot of another generation while no orphans are pending.
+    CDT_INVARIANT_ENTRY_STALE = 8,
+    /// A span's live entries are not in strictly increasing slot order.
+    CDT_INVARIANT_ENTRY_ORDER = 9,
+    /// `bucket_used` or `total_entries` differs from the buckets counted.
+    CDT_INVARIANT_TABLE_COUNTS = 10,
+    /// More than half of the buckets are used.
+    CDT_INVARIANT_LOAD_FACTOR = 11,
+    /// Two live slots hold one generation.
+    CDT_INVARIANT_GENERATION_DUPLICATE = 12,
+    /// A live or orphaned entry's generation lies ahead of the counter and is not in its skip
+    /// list, so the counter would issue it again.
+    CDT_INVARIANT_GENERATION_REISSUE = 13,
+} cdt_invariant_violation;
 
 /// A new, empty chain, its hash seeded from `arc4random`; NULL if out of memory.
 cdt_chain *cdt_chain_create(void);
@@ -122,14 +170,17 @@ cdt_chain *cdt_chain_create(void);
 /// caller's: release them first. Must not be called while a dispatch is inside.
 void cdt_chain_destroy(cdt_chain *chain);
 
-/// Takes a free slot for `object` (non-NULL) at sort key `order`. Returns 0, or -1 if out of
-/// memory (nothing changed). Amortized O(1).
+/// Takes a free slot for `object` (non-NULL) at sort key `order`. Returns 0, or -1 if `object`
+/// is NULL or out of memory (nothing changed). Amortized O(1); O(n log n) for n live slots
+/// once each time the generation counter wraps (every 2^32 - 1 acquisitions), to collect the
+/// generations still in use that it must step over.
 int cdt_chain_acquire(cdt_chain *chain, void *object, uint64_t order, cdt_handle *handle_out);
 
 /// Frees the slot of `handle` and removes its entries for the `count` messages listed.
-/// Returns the slot's object, or NULL if the handle is stale. O(log n + min(i, n - i)) per
-/// message for the entry at index i of n responders: O(log n) when targets are removed in
-/// registration order or in reverse.
+/// Returns the slot's object, or NULL if the handle is stale. Never fails: out of memory during
+/// a dispatch, an entry it cannot remove is left behind as an orphan (see the top of this
+/// file). O(log n + min(i, n - i)) per message for the entry at index i of n responders:
+/// O(log n) when targets are removed in registration order or in reverse.
 void *cdt_chain_release(cdt_chain *chain, cdt_handle handle, const uint32_t *messages, size_t count);
 
 /// Sets how the hot path reaches a live slot's target: `target` (unretained, never
@@ -147,26 +198,31 @@ void cdt_chain_set_order(cdt_chain *chain, cdt_handle handle, uint64_t order);
 /// when appending. An entry array stays at most a few times larger than its responders.
 int cdt_chain_insert_entry(cdt_chain *chain, cdt_handle handle, uint32_t message, const void *handler);
 
-/// Removes `handle`'s entry for `message`, if any. O(log n + min(i, n - i)) for the entry at
-/// index i of n responders of the message.
-void cdt_chain_remove_entry(cdt_chain *chain, cdt_handle handle, uint32_t message);
+/// Removes `handle`'s entry for `message`, if any. Returns 0 (also for a stale handle or a
+/// missing entry, which change nothing), or -1 if out of memory during a dispatch (nothing
+/// changed; at depth 0 it never fails). O(log n + min(i, n - i)) for the entry at index i of
+/// n responders of the message.
+int cdt_chain_remove_entry(cdt_chain *chain, cdt_handle handle, uint32_t message);
 
 /// When more than half of the used slots are free and no dispatch is inside, moves the live
 /// slots down to close the gaps, rewrites the entries and shrinks the slot array. Returns 1
-/// if it compacted, so slot indices may have changed (the caller re-reads its handles), else 0.
-/// O(slots + entries).
+/// if it compacted, so slot indices may have changed (the caller re-reads its handles), else 0
+/// (also when out of memory: nothing changed). O(slots + entries).
 int cdt_chain_compact(cdt_chain *chain);
 
-/// Frees the arrays retired by mutations made during dispatches. Call when depth is 0.
+/// Frees the arrays retired by mutations made during dispatches and purges orphaned entries.
+/// Call when depth is 0 (does nothing otherwise). Never allocates.
 void cdt_chain_reclaim(cdt_chain *chain);
 
-/// Fills `stats_out` with the chain's current sizes. O(1).
+/// Fills `stats_out` with the chain's current sizes. O(retired arrays), plus O(entries) while
+/// orphans are pending.
 void cdt_chain_get_stats(const cdt_chain *chain, cdt_chain_stats *stats_out);
 
-/// Checks every invariant (slot free list, generations, spans sorted and pointing at live
-/// slots, bucket placement, counters). Returns 0 if all hold, else a positive code naming the
-/// first broken one. O(slots + entries + buckets); for tests and debug builds.
-int cdt_chain_check_invariants(const cdt_chain *chain);
+/// Checks every invariant (slot free list, unique live generations the counter will not issue
+/// again, spans sorted and pointing at live slots, bucket placement, counters). Returns
+/// `CDT_INVARIANT_OK` if all hold, else the first broken one. O(slots log slots + entries +
+/// buckets); for tests and debug builds.
+cdt_invariant_violation cdt_chain_check_invariants(const cdt_chain *chain);
 
 /// Test hook: while set, chains created afterwards hash every message into one bucket.
 void cdt_debug_set_force_collisions(int enabled);
@@ -175,11 +231,22 @@ void cdt_debug_set_force_collisions(int enabled);
 /// only speed). Returns 0, or -1 if the chain already has entries.
 int cdt_chain_debug_force_collisions(cdt_chain *chain);
 
-/// Test hook: the next acquisition takes generation `next` + 1 (wrapping past UINT32_MAX to 1,
-/// as every acquisition does), so tests can reach the wrap without 2^32 adds.
+/// Test hook: the next acquisition takes generation `next` (0 means 1), or the first one after
+/// it that is not in use, as if the counter had got there by itself; with `next` near
+/// UINT32_MAX a test reaches the wrap in a few acquisitions. Generations stay unique whatever
+/// `next` is (the next acquisition collects the ones to step over, and fails cleanly if it
+/// cannot allocate that list).
 void cdt_chain_debug_set_next_generation(cdt_chain *chain, uint32_t next);
 
 // MARK: - Hot path
+
+/// The home bucket of `message` in a table of 2^(64 - `shift`) buckets (`shift` in 1...63):
+/// the top bits of its product with the odd `multiplier` (Fibonacci hashing; multiplier 0
+/// puts every message in bucket 0). The one copy of the formula: the chain's table and the
+/// Swift concurrent snapshot both use it.
+static inline uint32_t cdt_home_bucket(uint32_t message, uint64_t multiplier, uint32_t shift) {
+    return (uint32_t)(((uint64_t)message * multiplier) >> shift);
+}
 
 /// The responders of `message`, in order; an empty span if it has none. O(1) expected.
 static inline cdt_span cdt_chain_lookup(const cdt_chain *chain, uint32_t message) {
@@ -187,7 +254,7 @@ static inline cdt_span cdt_chain_lookup(const cdt_chain *chain, uint32_t message
     uint32_t capacity = chain->bucket_capacity;
     if (capacity == 0) return span;
     uint32_t mask = capacity - 1;
-    uint32_t index = (uint32_t)(((uint64_t)message * chain->multiplier) >> chain->shift) & mask;
+    uint32_t index = cdt_home_bucket(message, chain->multiplier, chain->shift);
     for (;;) {
         const cdt_bucket *bucket = &chain->buckets[index];
         if (bucket->message == message) {
@@ -212,11 +279,11 @@ static inline void cdt_chain_enter(cdt_chain *chain) {
     chain->depth += 1;
 }
 
-/// Marks a dispatch as gone. Returns 1 when the last one left and retired arrays wait to be
-/// freed with `cdt_chain_reclaim`.
+/// Marks a dispatch as gone. Returns 1 when the last one left and retired arrays or orphaned
+/// entries wait for `cdt_chain_reclaim`.
 static inline int cdt_chain_leave(cdt_chain *chain) {
     chain->depth -= 1;
-    return chain->depth == 0 && chain->retired != 0;
+    return chain->depth == 0 && (chain->retired != 0 || chain->orphans != 0);
 }
 
 #ifdef __cplusplus

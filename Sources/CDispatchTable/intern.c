@@ -1,11 +1,13 @@
+// Message interning (cdt_intern.h): a process-wide table from (name, signature) to a dense id,
+// behind one mutex. Independent of chains. Depends on: alloc.
+#include "alloc.h"
 #include "cdt_intern.h"
 #include "cdt_random.h"
 
 #include <pthread.h>
-#include <stdlib.h>
 #include <string.h>
 
-// Records are indexed by id - 1; the hash index maps a name's hash to id (0 = empty).
+// Records are indexed by id - 1; the hash index maps a message's hash to id (0 = empty).
 typedef struct intern_record {
     char *name;
     size_t length;
@@ -22,19 +24,21 @@ static uint32_t *index_ids;
 static uint32_t index_capacity; // a power of two, or 0
 static uint64_t hash_seed;
 
-static uint64_t hash_name(const char *name, size_t length) {
+// FNV-1a over the name, seeded, with the signature's address mixed in.
+static uint64_t hash_message(const char *name, size_t length, const void *signature) {
     uint64_t hash = 0xcbf29ce484222325ULL ^ hash_seed;
     for (size_t i = 0; i < length; i++) {
         hash ^= (unsigned char)name[i];
         hash *= 0x100000001b3ULL;
     }
+    hash ^= (uint64_t)(uintptr_t)signature * 0x9e3779b97f4a7c15ULL;
     hash ^= hash >> 29;
     return hash;
 }
 
 static int grow_index(void) {
     uint32_t capacity = index_capacity ? index_capacity * 2 : 64;
-    uint32_t *ids = calloc(capacity, sizeof *ids);
+    uint32_t *ids = cdt_calloc(capacity, sizeof *ids);
     if (!ids) return -1;
     uint32_t mask = capacity - 1;
     for (uint32_t i = 0; i < record_count; i++) {
@@ -42,62 +46,52 @@ static int grow_index(void) {
         while (ids[slot] != 0) slot = (slot + 1) & mask;
         ids[slot] = i + 1;
     }
-    free(index_ids);
+    cdt_free(index_ids);
     index_ids = ids;
     index_capacity = capacity;
     return 0;
 }
 
 static char *copy_bytes(const char *bytes, size_t length) {
-    char *copy = malloc(length + 1);
+    char *copy = cdt_malloc(length + 1);
     if (!copy) return NULL;
     if (length) memcpy(copy, bytes, length);
     copy[length] = 0;
     return copy;
 }
 
-cdt_intern_status cdt_intern(const char *name, size_t length, const void *signature,
-                             const char *signature_name, uint32_t *id_out,
-                             const char **existing_signature_name_out) {
-    cdt_intern_status status = CDT_INTERN_OK;
-    pthread_mutex_lock(&intern_lock);
-    if (index_capacity == 0) hash_seed = cdt_random64();
-    uint64_t hash = hash_name(name, length);
-    if (index_capacity != 0) {
-        uint32_t mask = index_capacity - 1;
-        for (uint32_t slot = (uint32_t)hash & mask; index_ids[slot] != 0; slot = (slot + 1) & mask) {
-            const intern_record *record = &records[index_ids[slot] - 1];
-            if (record->hash == hash && record->length == length && memcmp(record->name, name, length) == 0) {
-                *id_out = index_ids[slot];
-                if (record->signature != signature) {
-                    if (existing_signature_name_out) *existing_signature_name_out = record->signature_name;
-                    status = CDT_INTERN_SIGNATURE_MISMATCH;
-                }
-                goto done;
-            }
+// The id of (name, signature), or 0 if it is not interned yet. Called with the lock held.
+static uint32_t find(const char *name, size_t length, const void *signature, uint64_t hash) {
+    if (index_capacity == 0) return 0;
+    uint32_t mask = index_capacity - 1;
+    for (uint32_t slot = (uint32_t)hash & mask; index_ids[slot] != 0; slot = (slot + 1) & mask) {
+        const intern_record *record = &records[index_ids[slot] - 1];
+        if (record->hash == hash && record->signature == signature && record->length == length &&
+            memcmp(record->name, name, length) == 0) {
+            return index_ids[slot];
         }
     }
-    if ((uint64_t)(record_count + 1) * 2 > index_capacity && grow_index() != 0) {
-        status = CDT_INTERN_NO_MEMORY;
-        goto done;
-    }
+    return 0;
+}
+
+// Adds (name, signature) as a new record. Called with the lock held. Returns its id, or 0 if
+// out of memory (nothing changed).
+static uint32_t add(const char *name, size_t length, const void *signature, const char *signature_name,
+                    uint64_t hash) {
+    if ((uint64_t)(record_count + 1) * 2 > index_capacity && grow_index() != 0) return 0;
     if (record_count == record_capacity) {
         uint32_t capacity = record_capacity ? record_capacity * 2 : 64;
-        intern_record *grown = realloc(records, capacity * sizeof *grown);
-        if (!grown) {
-            status = CDT_INTERN_NO_MEMORY;
-            goto done;
-        }
+        intern_record *grown = cdt_realloc(records, capacity * sizeof *grown);
+        if (!grown) return 0;
         records = grown;
         record_capacity = capacity;
     }
     char *copy = copy_bytes(name, length);
     char *described = signature_name ? copy_bytes(signature_name, strlen(signature_name)) : NULL;
     if (!copy || (signature_name && !described)) {
-        free(copy);
-        free(described);
-        status = CDT_INTERN_NO_MEMORY;
-        goto done;
+        cdt_free(copy);
+        cdt_free(described);
+        return 0;
     }
     records[record_count] = (intern_record){copy, length, hash, signature, described};
     record_count += 1;
@@ -105,10 +99,20 @@ cdt_intern_status cdt_intern(const char *name, size_t length, const void *signat
     uint32_t slot = (uint32_t)hash & mask;
     while (index_ids[slot] != 0) slot = (slot + 1) & mask;
     index_ids[slot] = record_count;
-    *id_out = record_count;
-done:
+    return record_count;
+}
+
+cdt_intern_status cdt_intern(const char *name, size_t length, const void *signature,
+                             const char *signature_name, uint32_t *id_out) {
+    pthread_mutex_lock(&intern_lock);
+    if (record_count == 0) hash_seed = cdt_random64(); // no hash computed with the old seed is kept
+    uint64_t hash = hash_message(name, length, signature);
+    uint32_t id = find(name, length, signature, hash);
+    if (id == 0) id = add(name, length, signature, signature_name, hash);
     pthread_mutex_unlock(&intern_lock);
-    return status;
+    if (id == 0) return CDT_INTERN_NO_MEMORY;
+    *id_out = id;
+    return CDT_INTERN_OK;
 }
 
 const char *cdt_intern_name(uint32_t id, size_t *length_out) {
@@ -120,6 +124,14 @@ const char *cdt_intern_name(uint32_t id, size_t *length_out) {
     }
     pthread_mutex_unlock(&intern_lock);
     return name;
+}
+
+const char *cdt_intern_signature_name(uint32_t id) {
+    const char *described = NULL;
+    pthread_mutex_lock(&intern_lock);
+    if (id != 0 && id <= record_count) described = records[id - 1].signature_name;
+    pthread_mutex_unlock(&intern_lock);
+    return described;
 }
 
 uint32_t cdt_intern_count(void) {

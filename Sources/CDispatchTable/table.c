@@ -1,6 +1,8 @@
+// The message table: an open-addressing hash table (linear probing, backward-shift deletion)
+// from message id to the ordered span of that message's responders, and the orphaned entries
+// an out-of-memory release may leave in it. Depends on: entries, slots.
 #include "chain_internal.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 enum { MIN_BUCKETS = 8, MIN_ENTRIES = 4 };
@@ -11,14 +13,11 @@ static uint32_t log2_of(uint32_t power_of_two) {
     return log;
 }
 
-static uint32_t home_of(const cdt_chain *chain, uint32_t message) {
-    return (uint32_t)(((uint64_t)message * chain->multiplier) >> chain->shift) & (chain->bucket_capacity - 1);
-}
-
 // Moves every bucket into a new array of `capacity` buckets. Buckets are copied by value and
-// a dispatch holds only a span, so the old array can go at once.
+// a dispatch holds only a span, so the old array can go at once. Returns 0, or -1 if out of
+// memory (nothing changed).
 static int rehash(cdt_chain *chain, uint32_t capacity) {
-    cdt_bucket *buckets = calloc(capacity, sizeof *buckets);
+    cdt_bucket *buckets = cdt_calloc(capacity, sizeof *buckets);
     if (!buckets) return -1;
     cdt_bucket *old = chain->buckets;
     uint32_t old_capacity = chain->bucket_capacity;
@@ -27,17 +26,17 @@ static int rehash(cdt_chain *chain, uint32_t capacity) {
     chain->shift = 64 - log2_of(capacity);
     for (uint32_t b = 0; b < old_capacity; b++) {
         if (old[b].message == 0) continue;
-        uint32_t i = home_of(chain, old[b].message);
+        uint32_t i = cdt_table_home(chain, old[b].message);
         while (buckets[i].message != 0) i = (i + 1) & (capacity - 1);
         buckets[i] = old[b];
     }
-    free(old);
+    cdt_free(old);
     return 0;
 }
 
 static cdt_bucket *find_bucket(const cdt_chain *chain, uint32_t message) {
     if (chain->bucket_capacity == 0) return NULL;
-    for (uint32_t i = home_of(chain, message);; i = (i + 1) & (chain->bucket_capacity - 1)) {
+    for (uint32_t i = cdt_table_home(chain, message);; i = (i + 1) & (chain->bucket_capacity - 1)) {
         cdt_bucket *bucket = &chain->buckets[i];
         if (bucket->message == message) return bucket;
         if (bucket->message == 0) return NULL;
@@ -51,7 +50,7 @@ static cdt_bucket *find_or_add_bucket(cdt_chain *chain, uint32_t message) {
         uint32_t capacity = chain->bucket_capacity ? chain->bucket_capacity * 2 : MIN_BUCKETS;
         if (capacity == 0 || rehash(chain, capacity) != 0) return NULL;
     }
-    uint32_t i = home_of(chain, message);
+    uint32_t i = cdt_table_home(chain, message);
     while (chain->buckets[i].message != 0) i = (i + 1) & (chain->bucket_capacity - 1);
     chain->buckets[i] = (cdt_bucket){message, 0, 0, 0, NULL};
     chain->bucket_used += 1;
@@ -59,11 +58,10 @@ static cdt_bucket *find_or_add_bucket(cdt_chain *chain, uint32_t message) {
 }
 
 // Backward-shift deletion keeps every bucket reachable from its home without tombstones.
-static void delete_bucket(cdt_chain *chain, cdt_bucket *bucket) {
+static void remove_bucket(cdt_chain *chain, uint32_t hole) {
     uint32_t mask = chain->bucket_capacity - 1;
-    uint32_t hole = (uint32_t)(bucket - chain->buckets);
     for (uint32_t j = (hole + 1) & mask; chain->buckets[j].message != 0; j = (j + 1) & mask) {
-        uint32_t home = home_of(chain, chain->buckets[j].message);
+        uint32_t home = cdt_table_home(chain, chain->buckets[j].message);
         // Move j into the hole unless its home lies cyclically in (hole, j].
         int stays = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j);
         if (!stays) {
@@ -73,9 +71,18 @@ static void delete_bucket(cdt_chain *chain, cdt_bucket *bucket) {
     }
     chain->buckets[hole] = (cdt_bucket){0, 0, 0, 0, NULL};
     chain->bucket_used -= 1;
+}
+
+// Halves a table at most an eighth full, so its size stays bounded by its messages.
+static void shrink_if_sparse(cdt_chain *chain) {
     if (chain->bucket_capacity > MIN_BUCKETS && chain->bucket_used * 8 < chain->bucket_capacity) {
-        (void)rehash(chain, chain->bucket_capacity / 2); // on failure the larger table stays valid
+        (void)rehash(chain, chain->bucket_capacity / 2); // out of memory: the larger table stays valid
     }
+}
+
+static void delete_bucket(cdt_chain *chain, cdt_bucket *bucket) {
+    remove_bucket(chain, (uint32_t)(bucket - chain->buckets));
+    shrink_if_sparse(chain);
 }
 
 static uint64_t order_of(const cdt_chain *chain, const cdt_entry *entry) {
@@ -90,18 +97,37 @@ static cdt_entry *allocation_of(const cdt_bucket *bucket) {
     return bucket->entries ? bucket->entries - bucket->front : NULL;
 }
 
-// Where a target of sort key `order` goes among the responders: the index of the first one
-// whose key is not below it. Spans are sorted by key and keys are unique among live slots.
+static void discard_array(cdt_chain *chain, const cdt_bucket *bucket) {
+    cdt_entries_discard(chain, allocation_of(bucket), bucket->front, bucket->count);
+}
+
+// Where a target of sort key `order` goes among the responders: the index of the first live
+// entry whose key is not below it (or `count`). Live entries are sorted by key and keys are
+// unique among live slots. Orphans may sit anywhere (their slots were freed, their keys are
+// gone), so while there may be some, the search probes past them.
 static uint32_t lower_bound(const cdt_chain *chain, const cdt_bucket *bucket, uint64_t order) {
+    const cdt_entry *entries = bucket->entries;
     uint32_t low = 0, high = bucket->count;
-    while (low < high) {
-        uint32_t mid = low + (high - low) / 2;
-        if (order_of(chain, &bucket->entries[mid]) < order) low = mid + 1; else high = mid;
+    if (!chain->orphans) {
+        while (low < high) {
+            uint32_t mid = low + (high - low) / 2;
+            if (order_of(chain, &entries[mid]) < order) low = mid + 1; else high = mid;
+        }
+        return low;
     }
+    // Live entries in [0, low) are below `order`, live entries in [high, count) are not.
+    while (low < high) {
+        uint32_t mid = low + (high - low) / 2, probe = mid;
+        while (probe < high && cdt_table_is_orphan(chain, &entries[probe])) probe++;
+        if (probe < high && order_of(chain, &entries[probe]) < order) low = probe + 1; else high = mid;
+    }
+    while (low < bucket->count && cdt_table_is_orphan(chain, &entries[low])) low++;
     return low;
 }
 
-// The index of the live handle's entry, or -1. O(log n).
+// The index of the live handle's entry, or -1. O(log n) (more while orphans are pending).
+// lower_bound never stops at an orphan, and live generations are unique, so the generation
+// alone identifies the entry.
 static int64_t find_entry(const cdt_chain *chain, const cdt_bucket *bucket, cdt_handle handle) {
     uint32_t index = lower_bound(chain, bucket, chain->slots[handle.slot].order);
     return index < bucket->count && bucket->entries[index].generation == handle.generation ? (int64_t)index : -1;
@@ -120,7 +146,7 @@ static cdt_entry *reallocate(cdt_chain *chain, cdt_bucket *bucket, uint32_t capa
         if (in == skip) continue;
         entries[out++] = bucket->entries[in];
     }
-    cdt_entries_discard(chain, allocation_of(bucket));
+    discard_array(chain, bucket);
     bucket->entries = entries;
     bucket->front = 0;
     bucket->capacity = capacity;
@@ -128,7 +154,7 @@ static cdt_entry *reallocate(cdt_chain *chain, cdt_bucket *bucket, uint32_t capa
 }
 
 int cdt_chain_insert_entry(cdt_chain *chain, cdt_handle handle, uint32_t message, const void *handler) {
-    if (message == 0 || !cdt_slot_is_live(chain, handle)) return -1;
+    if (message == 0 || !cdt_slots_is_live(chain, handle)) return -1;
     if (chain->total_entries == UINT32_MAX) return -1;
     cdt_bucket *bucket = find_or_add_bucket(chain, message);
     if (!bucket) return -1;
@@ -172,17 +198,17 @@ int cdt_chain_insert_entry(cdt_chain *chain, cdt_handle handle, uint32_t message
     return 0;
 }
 
-void cdt_table_remove_handle(cdt_chain *chain, cdt_handle handle, uint32_t message) {
+int cdt_table_remove_handle(cdt_chain *chain, cdt_handle handle, uint32_t message) {
     cdt_bucket *bucket = find_bucket(chain, message);
-    if (!bucket) return;
+    if (!bucket) return 0;
     int64_t found = find_entry(chain, bucket, handle);
-    if (found < 0) return;
+    if (found < 0) return 0;
     uint32_t index = (uint32_t)found;
-    chain->total_entries -= 1;
     if (bucket->count == 1) {
-        cdt_entries_discard(chain, allocation_of(bucket));
+        discard_array(chain, bucket);
         delete_bucket(chain, bucket);
-        return;
+        chain->total_entries -= 1;
+        return 0;
     }
     uint32_t count = bucket->count - 1;
     // Shrink an array that is at most an eighth full, so its size stays bounded by its responders.
@@ -195,26 +221,77 @@ void cdt_table_remove_handle(cdt_chain *chain, cdt_handle handle, uint32_t messa
         } else {
             memmove(&bucket->entries[index], &bucket->entries[index + 1], (count - index) * sizeof(cdt_entry));
         }
-        bucket->count = count;
-        return;
-    }
-    // Copy-on-write (a dispatch may be reading the current array), or shrinking.
-    uint32_t capacity = shrink ? bucket->capacity / 2 : bucket->capacity;
-    if (!reallocate(chain, bucket, capacity, index, UINT32_MAX)) {
-        if (chain->depth != 0) abort(); // out of memory: an entry must never outlive its slot
+    } else if (!reallocate(chain, bucket, shrink ? bucket->capacity / 2 : bucket->capacity, index, UINT32_MAX)) {
+        // Copy-on-write (a dispatch may be reading the current array) or shrinking, out of memory.
+        if (chain->depth != 0) return -1; // the running dispatch's array must stay as it is
         // Not shrunk, but still correct: remove in place.
         memmove(&bucket->entries[index], &bucket->entries[index + 1], (count - index) * sizeof(cdt_entry));
     }
     bucket->count = count;
+    chain->total_entries -= 1;
+    return 0;
 }
 
-void cdt_chain_remove_entry(cdt_chain *chain, cdt_handle handle, uint32_t message) {
-    if (cdt_slot_is_live(chain, handle)) cdt_table_remove_handle(chain, handle, message);
+int cdt_chain_remove_entry(cdt_chain *chain, cdt_handle handle, uint32_t message) {
+    return cdt_slots_is_live(chain, handle) ? cdt_table_remove_handle(chain, handle, message) : 0;
+}
+
+void cdt_table_for_each_orphan(const cdt_chain *chain, void (*body)(uint32_t generation, void *context),
+                               void *context) {
+    if (!chain->orphans) return;
+    for (uint32_t b = 0; b < chain->bucket_capacity; b++) {
+        const cdt_bucket *bucket = &chain->buckets[b];
+        for (uint32_t e = 0; e < bucket->count; e++) {
+            if (cdt_table_is_orphan(chain, &bucket->entries[e])) body(bucket->entries[e].generation, context);
+        }
+    }
+}
+
+static void count_one(uint32_t generation, void *context) {
+    (void)generation;
+    *(uint32_t *)context += 1;
+}
+
+uint32_t cdt_table_orphan_count(const cdt_chain *chain) {
+    uint32_t count = 0;
+    cdt_table_for_each_orphan(chain, count_one, &count);
+    return count;
+}
+
+void cdt_table_purge_orphans(cdt_chain *chain) {
+    if (!chain->orphans) return;
+    for (uint32_t b = 0; b < chain->bucket_capacity; b++) {
+        cdt_bucket *bucket = &chain->buckets[b];
+        uint32_t kept = 0;
+        for (uint32_t e = 0; e < bucket->count; e++) {
+            if (!cdt_table_is_orphan(chain, &bucket->entries[e])) bucket->entries[kept++] = bucket->entries[e];
+        }
+        chain->total_entries -= bucket->count - kept;
+        bucket->count = kept;
+    }
+    // Delete the buckets left empty. A deletion shifts later buckets of its probe run back, maybe
+    // into `b`, so `b` is examined again. No bucket from after `b` lands before it (a run that
+    // wraps past the end only brings buckets from the start, already examined), so none is missed.
+    for (uint32_t b = 0; b < chain->bucket_capacity; b++) {
+        while (chain->buckets[b].message != 0 && chain->buckets[b].count == 0) {
+            cdt_entries_free(allocation_of(&chain->buckets[b]));
+            remove_bucket(chain, b);
+        }
+    }
+    chain->orphans = 0;
+    shrink_if_sparse(chain);
+}
+
+void cdt_table_remap_slots(cdt_chain *chain, const uint32_t *remap) {
+    for (uint32_t b = 0; b < chain->bucket_capacity; b++) {
+        cdt_bucket *bucket = &chain->buckets[b];
+        for (uint32_t e = 0; e < bucket->count; e++) bucket->entries[e].slot = remap[bucket->entries[e].slot];
+    }
 }
 
 void cdt_table_free_all(cdt_chain *chain) {
     for (uint32_t b = 0; b < chain->bucket_capacity; b++) cdt_entries_free(allocation_of(&chain->buckets[b]));
-    free(chain->buckets);
+    cdt_free(chain->buckets);
     chain->buckets = NULL;
     chain->bucket_capacity = 0;
     chain->bucket_used = 0;

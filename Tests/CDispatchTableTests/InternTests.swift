@@ -7,13 +7,20 @@ struct InternTests {
     private static var signatureA: UnsafeRawPointer? { UnsafeRawPointer(bitPattern: 0x1000) }
     private static var signatureB: UnsafeRawPointer? { UnsafeRawPointer(bitPattern: 0x2000) }
 
-    private func intern(_ name: String, _ signature: UnsafeRawPointer? = signatureA) -> (cdt_intern_status, UInt32, String?) {
+    private func intern(
+        _ name: String, _ signature: UnsafeRawPointer? = signatureA, described: String = "Sig"
+    ) -> (cdt_intern_status, UInt32) {
         var id: UInt32 = 0
-        var existing: UnsafePointer<CChar>? = nil
         let status = name.utf8CString.withUnsafeBufferPointer {
-            cdt_intern($0.baseAddress, $0.count - 1, signature, "Sig", &id, &existing)
+            cdt_intern($0.baseAddress, $0.count - 1, signature, described, &id)
         }
-        return (status, id, existing.map { String(cString: $0) })
+        return (status, id)
+    }
+
+    private func name(of id: UInt32) -> String? {
+        var length = 0
+        guard let bytes = cdt_intern_name(id, &length) else { return nil }
+        return String(decoding: UnsafeRawBufferPointer(start: bytes, count: length), as: UTF8.self)
     }
 
     @Test func sameNameGivesSameId() {
@@ -31,10 +38,12 @@ struct InternTests {
     }
 
     @Test func namesRoundTrip() {
-        let (_, id, _) = intern("tableView:heightForHeaderInSection:")
+        let (_, id) = intern("tableView:heightForHeaderInSection:")
         var length = 0
         let bytes = cdt_intern_name(id, &length)!
-        #expect(String(decoding: UnsafeRawBufferPointer(start: bytes, count: length), as: UTF8.self) == "tableView:heightForHeaderInSection:")
+        #expect(
+            String(decoding: UnsafeRawBufferPointer(start: bytes, count: length), as: UTF8.self)
+                == "tableView:heightForHeaderInSection:")
         #expect(cdt_intern_name(0, nil) == nil)
         #expect(cdt_intern_name(UInt32.max, nil) == nil)
     }
@@ -45,13 +54,53 @@ struct InternTests {
         #expect(a.1 != b.1)
     }
 
-    @Test func anotherSignatureIsReportedWithTheFirstOnesName() {
-        let first = intern("intern.signature:", Self.signatureA)
-        let second = intern("intern.signature:", Self.signatureB)
+    @Test func theSameNameWithAnotherSignatureIsAnotherMessage() {
+        let first = intern("intern.signature:", Self.signatureA, described: "A")
+        let second = intern("intern.signature:", Self.signatureB, described: "B")
         #expect(first.0 == CDT_INTERN_OK)
-        #expect(second.0 == CDT_INTERN_SIGNATURE_MISMATCH)
-        #expect(second.1 == first.1)
-        #expect(second.2 == "Sig")
+        #expect(second.0 == CDT_INTERN_OK)
+        #expect(second.1 != first.1)
+        // Each keeps its own id when interned again, in either order.
+        #expect(intern("intern.signature:", Self.signatureB).1 == second.1)
+        #expect(intern("intern.signature:", Self.signatureA).1 == first.1)
+        #expect(name(of: first.1) == "intern.signature:")
+        #expect(name(of: second.1) == "intern.signature:")
+        #expect(cdt_intern_signature_name(first.1).map { String(cString: $0) } == "A")
+        #expect(cdt_intern_signature_name(second.1).map { String(cString: $0) } == "B")
+        #expect(cdt_intern_signature_name(0) == nil)
+    }
+
+    @Test func aSignatureWithoutDescriptionHasNone() {
+        var id: UInt32 = 0
+        let status = "intern.undescribed:".utf8CString.withUnsafeBufferPointer {
+            cdt_intern($0.baseAddress, $0.count - 1, Self.signatureA, nil, &id)
+        }
+        #expect(status == CDT_INTERN_OK)
+        #expect(cdt_intern_signature_name(id) == nil)
+        #expect(name(of: id) == "intern.undescribed:")
+    }
+
+    /// Fails each allocation a new message needs in turn: the call reports it and the message is
+    /// not half-interned (the next attempt gives a working id).
+    @Test func outOfMemoryIsReportedAndChangesNothing() {
+        var failures = 0
+        for failing in 0..<6 {
+            let message = "intern.out-of-memory.\(failing):"
+            _ = cdt_debug_fail_allocation_after(Int64(failing))
+            let (status, _) = intern(message)
+            let pending = cdt_debug_fail_allocation_after(-1)
+            if status == CDT_INTERN_NO_MEMORY {
+                failures += 1
+                #expect(pending == -1, "the injected failure was the one reported")
+            } else {
+                #expect(status == CDT_INTERN_OK)
+            }
+            let (retried, id) = intern(message)
+            #expect(retried == CDT_INTERN_OK)
+            #expect(name(of: id) == message)
+            #expect(cdt_intern_signature_name(id).map { String(cString: $0) } == "Sig")
+        }
+        #expect(failures >= 2, "at least the copies of the name and of the description can fail")
     }
 
     @Test func concurrentInterningAgreesOnIds() {
@@ -63,7 +112,7 @@ struct InternTests {
             for (i, name) in names.enumerated().reversed() where (i + worker) % 2 == 0 || worker < 4 {
                 var id: UInt32 = 0
                 _ = name.utf8CString.withUnsafeBufferPointer {
-                    cdt_intern($0.baseAddress, $0.count - 1, Self.signatureA, nil, &id, nil)
+                    cdt_intern($0.baseAddress, $0.count - 1, Self.signatureA, nil, &id)
                 }
                 shared[worker * names.count + i] = id
             }

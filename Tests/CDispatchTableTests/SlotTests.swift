@@ -18,7 +18,7 @@ struct SlotTests {
         #expect(cdt_chain_object(chain.raw, staleEntry) == nil)
         #expect(chain.release(first, messages: [7]) == nil)
         #expect(chain.stats.live_slots == 1)
-        #expect(chain.invariants == 0)
+        #expect(chain.invariants == CDT_INVARIANT_OK)
     }
 
     @Test func generationsAreUniqueAcrossTheChain() {
@@ -30,7 +30,7 @@ struct SlotTests {
             for handle in handles { chain.release(handle, messages: []) }
         }
         #expect(chain.stats.live_slots == 0)
-        #expect(chain.invariants == 0)
+        #expect(chain.invariants == CDT_INVARIANT_OK)
     }
 
     @Test func acquireRejectsANullObject() {
@@ -54,7 +54,7 @@ struct SlotTests {
         #expect(after.slot_capacity < before.slot_capacity)
         #expect(chain.objects(3) == survivors.sorted())
         #expect(chain.responders(3).map(\.handler) == survivors.sorted())
-        #expect(chain.invariants == 0)
+        #expect(chain.invariants == CDT_INVARIANT_OK)
         // Handles are re-read from the slots, as an owner does after compaction.
         handles = []
         for index in 0..<Int(after.slot_count) {
@@ -64,7 +64,7 @@ struct SlotTests {
         for handle in handles { chain.release(handle, messages: [3]) }
         #expect(chain.stats.live_slots == 0)
         #expect(chain.stats.entries == 0)
-        #expect(chain.invariants == 0)
+        #expect(chain.invariants == CDT_INVARIANT_OK)
     }
 
     @Test func compactionWaitsWhileADispatchIsInside() {
@@ -75,6 +75,6 @@ struct SlotTests {
         #expect(cdt_chain_compact(chain.raw) == 0)
         _ = cdt_chain_leave(chain.raw)
         #expect(cdt_chain_compact(chain.raw) == 1)
-        #expect(chain.invariants == 0)
+        #expect(chain.invariants == CDT_INVARIANT_OK)
     }
 }

@@ -18,7 +18,7 @@ struct TableTests {
         #expect(chain.responders(5).map(\.handler) == [10, 20, 30])
         #expect(chain.objects(6) == [2])
         #expect(chain.objects(99) == [])
-        #expect(chain.invariants == 0)
+        #expect(chain.invariants == CDT_INVARIANT_OK)
     }
 
     @Test(arguments: [false, true])
@@ -29,7 +29,7 @@ struct TableTests {
         chain.insert(a, 5, handler: 11)
         #expect(chain.responders(5).map(\.handler) == [11])
         #expect(chain.stats.entries == 1)
-        #expect(chain.invariants == 0)
+        #expect(chain.invariants == CDT_INVARIANT_OK)
     }
 
     @Test(arguments: [false, true])
@@ -50,7 +50,7 @@ struct TableTests {
             #expect(chain.objects(message) == (message % 2 == 0 ? [] : [1]))
         }
         #expect(chain.stats.messages == 20)
-        #expect(chain.invariants == 0)
+        #expect(chain.invariants == CDT_INVARIANT_OK)
     }
 
     @Test(arguments: [false, true])
@@ -61,7 +61,7 @@ struct TableTests {
         for message in 1...count { chain.insert(a, message &* 7919, handler: Int(message)) }
         #expect(chain.stats.messages == count)
         for message in 1...count { #expect(chain.responders(message &* 7919).map(\.handler) == [Int(message)]) }
-        #expect(chain.invariants == 0)
+        #expect(chain.invariants == CDT_INVARIANT_OK)
         let grown = chain.stats.bucket_capacity
         for message in 1...count where message > 4 { cdt_chain_remove_entry(chain.raw, a, message &* 7919) }
         #expect(chain.stats.messages == 4)
@@ -69,7 +69,7 @@ struct TableTests {
         for message in 1...count {
             #expect(chain.objects(message &* 7919) == (message <= 4 ? [1] : []))
         }
-        #expect(chain.invariants == 0)
+        #expect(chain.invariants == CDT_INVARIANT_OK)
     }
 
     @Test(arguments: [false, true])
@@ -103,7 +103,7 @@ struct TableTests {
         #expect(cdt_chain_object(chain.raw, span.entries[1]) == nil)
         #expect(chain.stats.retired_blocks > 0)
         #expect(chain.objects(9) == [0, 7, 2, 3])
-        #expect(chain.invariants == 0)
+        #expect(chain.invariants == CDT_INVARIANT_OK)
         #expect(cdt_chain_leave(chain.raw) == 1)
         cdt_chain_reclaim(chain.raw)
         #expect(chain.stats.retired_blocks == 0)
@@ -135,8 +135,8 @@ struct TableTests {
         chain.insert(b, 4, handler: 2)
         cdt_chain_set_order(chain.raw, a, 1)
         cdt_chain_set_order(chain.raw, b, 2)
-        #expect(chain.invariants == 0)
+        #expect(chain.invariants == CDT_INVARIANT_OK)
         cdt_chain_set_order(chain.raw, a, 3) // breaks the order on purpose: the checker must notice
-        #expect(chain.invariants == 9)
+        #expect(chain.invariants == CDT_INVARIANT_ENTRY_ORDER)
     }
 }

@@ -47,5 +47,5 @@ final class TestChain {
         return stats
     }
 
-    var invariants: Int32 { cdt_chain_check_invariants(raw) }
+    var invariants: cdt_invariant_violation { cdt_chain_check_invariants(raw) }
 }

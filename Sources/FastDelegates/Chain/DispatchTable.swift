@@ -106,7 +106,7 @@ final class DispatchTable {
     /// Replaces `registration`'s responses with `responses`.
     func replaceResponses(of registration: Registration, with responses: [UInt32: AnyHandler]) {
         for (message, handler) in registration.responses where responses[message] !== handler {
-            if responses[message] == nil { cdt_chain_remove_entry(chain, registration.handle, message) }
+            if responses[message] == nil { removeEntry(registration, message: message) }
             if isDispatching { park(handler) }
         }
         registration.responses = responses
@@ -118,7 +118,7 @@ final class DispatchTable {
     /// Moves `registration` to its new sort key (`order`), re-placing its entries.
     func move(_ registration: Registration) {
         for message in registration.responses.keys {
-            cdt_chain_remove_entry(chain, registration.handle, message)
+            removeEntry(registration, message: message)
         }
         cdt_chain_set_order(chain, registration.handle, registration.order)
         for (message, handler) in registration.responses {
@@ -160,8 +160,9 @@ final class DispatchTable {
         return stats
     }
 
-    /// 0 when every invariant of the C table holds, else the code of the first broken one.
-    var invariantViolation: Int32 { cdt_chain_check_invariants(chain) }
+    /// 0 when every invariant of the C table holds, else the first broken one's
+    /// `cdt_invariant_violation` code.
+    var invariantViolation: Int32 { Int32(cdt_chain_check_invariants(chain).rawValue) }
 
     /// Test hook: see `cdt_chain_debug_set_next_generation`.
     func setNextGeneration(_ next: UInt32) {
@@ -177,6 +178,13 @@ final class DispatchTable {
         let pointer = UnsafeRawPointer(Unmanaged.passUnretained(handler).toOpaque())
         guard cdt_chain_insert_entry(chain, registration.handle, message, pointer) == 0 else {
             fatalError("FastDelegates: out of memory registering a handler")
+        }
+    }
+
+    private func removeEntry(_ registration: Registration, message: UInt32) {
+        // Fails only during a dispatch, when the copy a removal needs cannot be allocated.
+        guard cdt_chain_remove_entry(chain, registration.handle, message) == 0 else {
+            fatalError("FastDelegates: out of memory removing a handler")
         }
     }
 

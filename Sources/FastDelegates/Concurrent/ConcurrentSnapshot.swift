@@ -20,6 +20,8 @@ final class ConcurrentSnapshot: @unchecked Sendable {
     @usableFromInline let ends: ContiguousArray<Int32>
     @usableFromInline let entries: ContiguousArray<ConcurrentEntry>
     @usableFromInline let mask: Int
+    /// 64 - log2(bucket count), for `cdt_home_bucket`.
+    @usableFromInline let shift: UInt32
     /// One strong reference to every object an entry names.
     let owners: [AnyObject]
 
@@ -34,7 +36,11 @@ final class ConcurrentSnapshot: @unchecked Sendable {
         var total = 0
         for registration in registrations { total += registration.responses.count }
         var capacity = 2
-        while capacity < total * 2 { capacity <<= 1 }
+        var shift: UInt32 = 63
+        while capacity < total * 2 {
+            capacity <<= 1
+            shift -= 1
+        }
         let mask = capacity - 1
         var keys = ContiguousArray<UInt32>(repeating: 0, count: capacity)
         var starts = ContiguousArray<Int32>(repeating: 0, count: capacity)
@@ -44,7 +50,7 @@ final class ConcurrentSnapshot: @unchecked Sendable {
         buckets.reserveCapacity(total)
         for registration in registrations {
             for message in registration.responses.keys {
-                var bucket = Self.home(of: message, mask: mask)
+                var bucket = Self.home(of: message, shift: shift)
                 while keys[bucket] != 0 && keys[bucket] != message { bucket = (bucket &+ 1) & mask }
                 keys[bucket] = message
                 ends[bucket] &+= 1
@@ -87,19 +93,22 @@ final class ConcurrentSnapshot: @unchecked Sendable {
         self.ends = ends
         entries = ContiguousArray(order.lazy.map { pairs[$0] })
         self.mask = mask
+        self.shift = shift
         self.owners = owners
     }
 
+    /// The home bucket of `message`: the C table's formula (`cdt_home_bucket`, inlined from the
+    /// header) with a fixed odd multiplier.
     @inlinable @inline(__always)
-    static func home(of message: UInt32, mask: Int) -> Int {
-        Int(truncatingIfNeeded: (message &* 0x9E37_79B1) >> 7) & mask
+    static func home(of message: UInt32, shift: UInt32) -> Int {
+        Int(truncatingIfNeeded: cdt_home_bucket(message, 0x9E37_79B9_7F4A_7C15, shift))
     }
 
     /// The range of `entries` answering `message` (empty if none).
     /// - Complexity: O(1) expected.
     @inlinable @inline(__always)
     func responders(of message: UInt32) -> Range<Int> {
-        var bucket = Self.home(of: message, mask: mask)
+        var bucket = Self.home(of: message, shift: shift)
         while true {
             let key = keys[bucket]
             if key == message { return Int(starts[bucket])..<Int(ends[bucket]) }

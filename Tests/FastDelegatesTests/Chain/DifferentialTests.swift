@@ -8,7 +8,7 @@ import Testing
 struct DifferentialTests {
     static let operationsPerSeed = 100_000
 
-    @Test(arguments: [1, 2, 3, 4, 5, 6] as [UInt64])
+    @Test(arguments: Soak.seeds([1, 2, 3, 4, 5, 6]))
     func randomProgramsAgreeWithTheModel(seed: UInt64) {
         var run = DifferentialRun(seed: seed, mode: seed % 2 == 0 ? .breaking : .nonBreaking)
         for step in 0..<Self.operationsPerSeed {
@@ -16,6 +16,7 @@ struct DifferentialTests {
             if step % 997 == 0 { #expect(run.chain.invariantViolation == 0, "seed \(seed) step \(step)") }
             if !run.mismatches.isEmpty { break }
         }
+        if Soak.reporting { print("soak: differential seed \(seed): \(Self.operationsPerSeed) operations") }
         #expect(run.mismatches == [], "seed \(seed)")
         #expect(run.chain.invariantViolation == 0)
         #expect(run.sends > Self.operationsPerSeed / 4)

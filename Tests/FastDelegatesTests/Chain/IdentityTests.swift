@@ -4,7 +4,8 @@ import Testing
 
 /// Issue 15 item 2: a registration's identity never aliases another's. The C slot generation is
 /// 32 bits and wraps after 2^32 - 1 acquisitions; a test hook starts it near the wrap, so that a
-/// new registration takes the generation of an older one (live or removed).
+/// new registration takes the generation of a removed one, or (for a live one) the C core steps
+/// over it.
 @Suite("Identities never alias")
 struct IdentityTests {
     @Test func aStaleTokenNeverRemovesALaterRegistrationWithTheSameGeneration() {
@@ -14,7 +15,7 @@ struct IdentityTests {
         let tokenA = chain.add(a)
         let generationA = chain.generationForTesting(of: a)!
         chain.remove(a)
-        chain.setNextGenerationForTesting(generationA &- 1) // the next slot takes generationA again
+        chain.setNextGenerationForTesting(generationA) // the next slot takes generationA again
         chain.add(b)
         #expect(chain.generationForTesting(of: b) == generationA)
         tokenA.cancel() // stale: names a's registration, not b's
@@ -24,18 +25,18 @@ struct IdentityTests {
         #expect(chain.invariantViolation == 0)
     }
 
-    @Test func twoLiveRegistrationsWithTheSameGenerationAcrossTheWrapStayApart() {
+    @Test func aLiveGenerationIsSteppedOverAcrossTheWrapAndIdentitiesStayApart() {
         let log = Log()
         let chain = DelegateChain()
         let old = Probe("old", log: log)
         let tokenOld = chain.add(old) // generation 1
         #expect(chain.generationForTesting(of: old) == 1)
-        chain.setNextGenerationForTesting(UInt32.max - 1)
+        chain.setNextGenerationForTesting(UInt32.max)
         let wrapping = Probe("wrapping", log: log), reissued = Probe("reissued", log: log)
         chain.add(wrapping) // generation UInt32.max
-        let tokenReissued = chain.add(reissued) // the counter wraps past 0 to 1: old's generation
+        let tokenReissued = chain.add(reissued) // the counter wraps to 1, old's: stepped over
         #expect(chain.generationForTesting(of: wrapping) == UInt32.max)
-        #expect(chain.generationForTesting(of: reissued) == 1)
+        #expect(chain.generationForTesting(of: reissued) == 2)
 
         tokenReissued.cancel()
         #expect(chain.contains(old))
@@ -65,7 +66,7 @@ struct IdentityTests {
             chain.send(Scroll.didScroll, 0)
         }
         chain.send(Scroll.didScroll, 1) // finds the death and reclaims the registration
-        chain.setNextGenerationForTesting(generation &- 1)
+        chain.setNextGenerationForTesting(generation)
         let heir = Probe("heir", log: log)
         chain.add(heir)
         #expect(chain.generationForTesting(of: heir) == generation)

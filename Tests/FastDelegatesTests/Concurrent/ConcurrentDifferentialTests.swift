@@ -8,13 +8,14 @@ import Testing
 struct ConcurrentDifferentialTests {
     static let operationsPerSeed = 20_000
 
-    @Test(arguments: [11, 12, 13] as [UInt64])
+    @Test(arguments: Soak.seeds([11, 12, 13]))
     func randomProgramsBehaveTheSame(seed: UInt64) {
         var run = MirrorRun(seed: seed, mode: seed % 2 == 0 ? .breaking : .nonBreaking)
         for _ in 0..<Self.operationsPerSeed {
             run.step()
             if !run.mismatches.isEmpty { break }
         }
+        if Soak.reporting { print("soak: concurrent differential seed \(seed): \(Self.operationsPerSeed) operations") }
         #expect(run.mismatches == [], "seed \(seed)")
         #expect(run.sends > Self.operationsPerSeed / 4)
         #expect(run.hookRemovals > 0 && run.hookAdditions > 0)

@@ -62,7 +62,7 @@ func runOnThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
 @Suite("ConcurrentDelegateChain under concurrent sends and mutations")
 struct ConcurrentStressTests {
     /// How long the threads hammer the chain; short enough for the sanitizer runs.
-    static let duration: Duration = .milliseconds(1_500)
+    static let duration: Duration = Soak.stressDuration ?? .milliseconds(1_500)
 
     /// Two threads send while one adds, inserts, removes and cancels targets of a fixed pool,
     /// and one adds short-lived weak targets and lets them die. No handler may run after its
@@ -93,7 +93,7 @@ struct ConcurrentStressTests {
                     rounds += 1
                 }
             case 2:  // mutator of the pool
-                var rng = SeededGenerator(seed: 42)
+                var rng = SeededGenerator(seed: Soak.seeds([42])[0])
                 var order: [Int] = []  // ids registered, in dispatch order
                 var tokens: [Int: ConcurrentDelegateToken] = [:]
                 var rounds = 0
@@ -146,6 +146,9 @@ struct ConcurrentStressTests {
             }
         }
 
+        if Soak.reporting {
+            print("soak: hammer \(mode): \(counters.sends.load(ordering: .relaxed)) sends, \(counters.mutations.load(ordering: .relaxed)) mutations, \(counters.deaths.load(ordering: .relaxed)) deaths in \(Self.duration)")
+        }
         #expect(counters.afterRemoval.load(ordering: .relaxed) == 0, "a handler ran after its removal returned")
         let expected = finalOrder.withLock { $0 }
         let ids = chain.targets.map { ($0 as! HammerTarget).id }

@@ -1,0 +1,31 @@
+// Compaction: once more than half of the used slots are free, the live slots move down to close
+// the gaps (keeping their relative order), the entries follow, and the slot array shrinks.
+// Depends on: table, slots.
+#include "chain_internal.h"
+
+int cdt_chain_compact(cdt_chain *chain) {
+    if (chain->depth != 0 || chain->slot_count < 32 || chain->live_slots * 2 >= chain->slot_count) return 0;
+    uint32_t *remap = cdt_malloc((size_t)chain->slot_count * sizeof *remap);
+    if (!remap) return 0; // out of memory: nothing changed
+    // Orphans name freed slots, which get no new index.
+    cdt_table_purge_orphans(chain);
+    uint32_t live = 0;
+    for (uint32_t i = 0; i < chain->slot_count; i++) {
+        if (chain->slots[i].generation == 0) continue;
+        remap[i] = live;
+        chain->slots[live] = chain->slots[i];
+        live += 1;
+    }
+    cdt_table_remap_slots(chain, remap);
+    cdt_free(remap);
+    chain->slot_count = live;
+    chain->free_head = 0;
+    // Smaller than before: live * 2 < the old slot_count, and the old slot_count >= 32 > 16.
+    uint32_t capacity = live * 2 > 16 ? live * 2 : 16;
+    cdt_slot *shrunk = cdt_realloc(chain->slots, (size_t)capacity * sizeof *shrunk);
+    if (shrunk) { // out of memory: the larger array stays
+        chain->slots = shrunk;
+        chain->slot_capacity = capacity;
+    }
+    return 1;
+}

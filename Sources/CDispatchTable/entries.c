@@ -1,0 +1,47 @@
+// Entry arrays (the spans of the message table) and the retire list: an array a dispatch may
+// be reading is not freed but retired until the depth returns to 0. Depends on: alloc.
+#include "chain_internal.h"
+
+cdt_entry *cdt_entries_allocate(uint32_t capacity) {
+    struct cdt_retired *header = cdt_malloc(sizeof *header + (size_t)capacity * sizeof(cdt_entry));
+    return header ? (cdt_entry *)(header + 1) : NULL;
+}
+
+void cdt_entries_free(cdt_entry *entries) {
+    if (entries) cdt_free((struct cdt_retired *)entries - 1);
+}
+
+void cdt_entries_discard(cdt_chain *chain, cdt_entry *entries, uint32_t first, uint32_t count) {
+    if (!entries) return;
+    if (chain->depth == 0) {
+        cdt_entries_free(entries);
+        return;
+    }
+    struct cdt_retired *header = (struct cdt_retired *)entries - 1;
+    *header = (struct cdt_retired){chain->retired, first, count};
+    chain->retired = header;
+}
+
+void cdt_entries_free_retired(cdt_chain *chain) {
+    struct cdt_retired *block = chain->retired;
+    chain->retired = NULL;
+    while (block) {
+        struct cdt_retired *next = block->next;
+        cdt_free(block);
+        block = next;
+    }
+}
+
+uint32_t cdt_entries_retired_count(const cdt_chain *chain) {
+    uint32_t count = 0;
+    for (const struct cdt_retired *block = chain->retired; block; block = block->next) count++;
+    return count;
+}
+
+void cdt_entries_for_each_retired(const cdt_chain *chain, void (*body)(uint32_t generation, void *context),
+                                  void *context) {
+    for (const struct cdt_retired *block = chain->retired; block; block = block->next) {
+        const cdt_entry *entries = (const cdt_entry *)(block + 1) + block->first;
+        for (uint32_t e = 0; e < block->count; e++) body(entries[e].generation, context);
+    }
+}

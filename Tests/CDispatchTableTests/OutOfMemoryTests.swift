@@ -1,0 +1,139 @@
+import CDispatchTable
+import Testing
+
+/// Each allocation site of the chain, failed on purpose with `cdt_debug_fail_allocation_after`
+/// (thread-local, so parallel tests are unaffected): the operation reports the failure and the
+/// chain stays as it was, or (a release during a dispatch) completes without the allocation.
+@Suite("Out of memory")
+struct OutOfMemoryTests {
+    /// Runs `body` with the `after`-th allocation failing; returns whether that failure happened.
+    private func failing<T>(after: Int64 = 0, _ body: () -> T) -> (T, failed: Bool) {
+        _ = cdt_debug_fail_allocation_after(after)
+        let result = body()
+        return (result, cdt_debug_fail_allocation_after(-1) == -1)
+    }
+
+    @Test func createReportsNil() {
+        let (chain, failed) = failing { cdt_chain_create() }
+        #expect(failed)
+        #expect(chain == nil)
+    }
+
+    @Test func acquireFailsAndChangesNothing() {
+        let chain = TestChain(forcedCollisions: false)
+        var handle = cdt_handle()
+        let (rc, failed) = failing { cdt_chain_acquire(chain.raw, TestChain.object(1), 1, &handle) }
+        #expect(failed)
+        #expect(rc == -1)
+        #expect(chain.stats.live_slots == 0)
+        #expect(chain.acquire(1, order: 1).generation == 1)
+        #expect(chain.invariants == CDT_INVARIANT_OK)
+    }
+
+    @Test(arguments: [Int64(0), 1])
+    func insertFailsAndChangesNothing(after: Int64) {
+        let chain = TestChain(forcedCollisions: false)
+        let a = chain.acquire(1, order: 1)
+        // The first entry needs the bucket array (allocation 0) and an entry array (allocation 1).
+        let (rc, failed) = failing(after: after) { cdt_chain_insert_entry(chain.raw, a, 3, TestChain.handler(1)) }
+        #expect(failed)
+        #expect(rc == -1)
+        #expect(chain.stats.entries == 0)
+        #expect(chain.stats.messages == 0)
+        #expect(chain.invariants == CDT_INVARIANT_OK)
+        chain.insert(a, 3, handler: 1)
+        #expect(chain.objects(3) == [1])
+    }
+
+    @Test func aRemovalDuringADispatchFailsAndChangesNothing() {
+        let chain = TestChain(forcedCollisions: false)
+        let a = chain.acquire(1, order: 1)
+        let b = chain.acquire(2, order: 2)
+        chain.insert(a, 3, handler: 1)
+        chain.insert(b, 3, handler: 2)
+        cdt_chain_enter(chain.raw)
+        let (rc, failed) = failing { cdt_chain_remove_entry(chain.raw, a, 3) }
+        #expect(failed)
+        #expect(rc == -1)
+        #expect(chain.objects(3) == [1, 2])
+        #expect(chain.invariants == CDT_INVARIANT_OK)
+        #expect(cdt_chain_remove_entry(chain.raw, a, 3) == 0)
+        #expect(chain.objects(3) == [2])
+        _ = cdt_chain_leave(chain.raw)
+        cdt_chain_reclaim(chain.raw)
+        // At depth 0 a removal never needs memory.
+        let (again, _) = failing { cdt_chain_remove_entry(chain.raw, b, 3) }
+        #expect(again == 0)
+        #expect(chain.objects(3) == [])
+    }
+
+    /// The one operation that cannot refuse: the target is skipped at once, its entries stay
+    /// behind as orphans until the outermost dispatch leaves, and then they are purged.
+    @Test(arguments: [false, true])
+    func aReleaseDuringADispatchAlwaysTakesEffect(forcedCollisions: Bool) {
+        let chain = TestChain(forcedCollisions: forcedCollisions)
+        let handles = (0..<4).map { chain.acquire($0, order: UInt64($0 + 1)) }
+        for (i, handle) in handles.enumerated() {
+            chain.insert(handle, 3, handler: i)
+            chain.insert(handle, 4, handler: 10 + i)
+        }
+        cdt_chain_enter(chain.raw)
+        let span = cdt_chain_lookup(chain.raw, 3)
+        let before = (0..<span.count).map { span.entries[$0].generation }
+        let (object, failed) = failing { chain.release(handles[1], messages: [3, 4]) }
+        #expect(failed)
+        #expect(object == TestChain.object(1))
+        #expect(chain.stats.orphaned_entries == 1)
+        #expect(chain.stats.live_slots == 3)
+        #expect(chain.objects(3) == [0, 2, 3])
+        #expect(chain.objects(4) == [0, 2, 3])
+        #expect((0..<span.count).map { span.entries[$0].generation } == before)
+        #expect(cdt_chain_object(chain.raw, span.entries[1]) == nil)
+        #expect(chain.invariants == CDT_INVARIANT_OK)
+        // The chain keeps working around the orphan: a new target takes the freed slot.
+        let added = chain.acquire(7, order: 2)
+        #expect(added.slot == handles[1].slot)
+        chain.insert(added, 3, handler: 7)
+        #expect(chain.objects(3) == [0, 7, 2, 3])
+        #expect(chain.invariants == CDT_INVARIANT_OK)
+        #expect(cdt_chain_leave(chain.raw) == 1)
+        cdt_chain_reclaim(chain.raw)
+        #expect(chain.stats.orphaned_entries == 0)
+        #expect(chain.stats.entries == 7)
+        #expect(chain.responders(3).map(\.handler) == [0, 7, 2, 3])
+        #expect(chain.invariants == CDT_INVARIANT_OK)
+    }
+
+    @Test func compactionFailsAndChangesNothing() {
+        let chain = TestChain(forcedCollisions: false)
+        let handles = (0..<64).map { chain.acquire($0, order: UInt64($0 + 1)) }
+        for handle in handles { chain.insert(handle, 2, handler: Int(handle.slot)) }
+        for handle in handles.dropFirst(8) { chain.release(handle, messages: [2]) }
+        let (moved, failed) = failing { cdt_chain_compact(chain.raw) }
+        #expect(failed)
+        #expect(moved == 0)
+        #expect(chain.stats.slot_count == 64)
+        #expect(chain.invariants == CDT_INVARIANT_OK)
+        #expect(cdt_chain_compact(chain.raw) == 1)
+        #expect(chain.objects(2) == Array(0..<8))
+    }
+
+    @Test func theWrapFailsCleanlyWithoutMemoryForItsSkipList() {
+        let chain = TestChain(forcedCollisions: false)
+        let a = chain.acquire(1, order: 1)
+        cdt_chain_debug_set_next_generation(chain.raw, UInt32.max)
+        var handle = cdt_handle()
+        let (rc, failed) = failing { cdt_chain_acquire(chain.raw, TestChain.object(2), 2, &handle) }
+        #expect(failed)
+        #expect(rc == -1)
+        #expect(chain.stats.live_slots == 1)
+        #expect(chain.acquire(2, order: 2).generation == UInt32.max)
+        // The wrap itself: the skip list (generation 1 is live) cannot be allocated.
+        let (wrapped, wrapFailed) = failing { cdt_chain_acquire(chain.raw, TestChain.object(3), 3, &handle) }
+        #expect(wrapFailed)
+        #expect(wrapped == -1)
+        #expect(chain.acquire(3, order: 3).generation == 2)
+        #expect(a.generation == 1)
+        #expect(chain.invariants == CDT_INVARIANT_OK)
+    }
+}

@@ -1,0 +1,63 @@
+import FastDelegates
+import MessageFixtureA
+import MessageFixtureB
+import Testing
+
+/// A message is its name and its types: two libraries may pick one name with other types, and
+/// both work side by side; the same name with the same types is one message across modules.
+@Suite("Message identity")
+struct MessageIdentityTests {
+    final class Listener {
+        var offsets: [Double] = []
+        var points: [LibraryBPoint] = []
+    }
+
+    @Test func oneNameWithOtherTypesIsAnotherMessageAndNeverTraps() {
+        #expect(LibraryAScroll.didScroll.id != LibraryBScroll.didScroll.id)
+        #expect(LibraryAScroll.didScroll.name == "scrollViewDidScroll:")
+        #expect(LibraryBScroll.didScroll.name == "scrollViewDidScroll:")
+        #expect("\(LibraryBScroll.didScroll)" == "scrollViewDidScroll:")
+        #expect(LibraryAScroll.didScroll.debugDescription.contains("Double"))
+        #expect(LibraryBScroll.didScroll.debugDescription.contains("LibraryBPoint"))
+        // Declared again here, in a third module, with a third type.
+        let local = Message<String, Void>("scrollViewDidScroll:")
+        #expect(Set([local.id, LibraryAScroll.didScroll.id, LibraryBScroll.didScroll.id]).count == 3)
+    }
+
+    @Test func theSameNameAndTypesInTwoModulesIsOneMessage() {
+        #expect(LibraryBScroll.verticalOffset == LibraryAScroll.didScroll)
+        #expect(Message<Double, Void>("scrollViewDidScroll:") == LibraryAScroll.didScroll)
+    }
+
+    @Test func eachHandlerGetsItsOwnTypedValueThroughOneChain() {
+        let chain = DelegateChain()
+        let listener = Listener()
+        chain.add(listener) {
+            $0.on(LibraryAScroll.didScroll) { me, offset in me.offsets.append(offset) }
+                .on(LibraryBScroll.didScroll) { me, point in me.points.append(point) }
+        }
+        chain.send(LibraryAScroll.didScroll, 12.5)
+        chain.send(LibraryBScroll.didScroll, LibraryBPoint(x: 1, y: 2))
+        // Library B's declaration with A's types reaches A's handler.
+        chain.send(LibraryBScroll.verticalOffset, 40)
+        #expect(listener.offsets == [12.5, 40])
+        #expect(listener.points == [LibraryBPoint(x: 1, y: 2)])
+    }
+
+    @Test func eachHandlerGetsItsOwnTypedValueThroughAConcurrentChain() {
+        final class Box: @unchecked Sendable {
+            var offsets: [Double] = []
+            var points: [LibraryBPoint] = []
+        }
+        let chain = ConcurrentDelegateChain()
+        let box = Box()
+        chain.add(box, retention: .strong) {
+            $0.on(LibraryAScroll.didScroll) { me, offset in me.offsets.append(offset) }
+                .on(LibraryBScroll.didScroll) { me, point in me.points.append(point) }
+        }
+        chain.send(LibraryBScroll.didScroll, LibraryBPoint(x: 3, y: 4))
+        chain.send(LibraryAScroll.didScroll, 7)
+        #expect(box.offsets == [7])
+        #expect(box.points == [LibraryBPoint(x: 3, y: 4)])
+    }
+}

@@ -1,0 +1,27 @@
+// Test hooks shared by the whole C core (chains and interning).
+#ifndef CDT_DEBUG_H
+#define CDT_DEBUG_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// Test hook: on the calling thread only, lets the next `count` allocations of the C core
+/// succeed and makes the one after fail as if out of memory; then allocations succeed again.
+/// A negative `count` disarms it. Returns the previous setting: the allocations that were still
+/// to succeed, or -1 if none was armed or the failure has already happened (so calling it
+/// with -1 after an operation tells whether that operation met the failure).
+///
+/// Every allocation of the core goes through this hook (chain creation, slot array growth,
+/// the message table's rehash, entry arrays, compaction, the generation skip list, interning),
+/// so a test can fail each one in turn and check the outcome documented where it happens.
+/// Thread-local, so tests running in parallel on other threads are unaffected.
+int64_t cdt_debug_fail_allocation_after(int64_t count);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
