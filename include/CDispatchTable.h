@@ -3,6 +3,7 @@
 // - cdt_intern.h: message names interned into stable 32-bit ids (process-wide, thread-safe).
 // - cdt_chain.h: per-chain slot array and message table, with the inline dispatch hot path.
 // - cdt_swift_runtime.h: Swift runtime entry points for the tracked retention mode.
+// - cdt_thread.h: per-thread reader records and the park word of the concurrent chain.
 //
 // Every exported symbol is prefixed `cdt_`.
 #ifndef CDISPATCHTABLE_H
@@ -12,5 +13,6 @@
 #include "cdt_chain.h"
 #include "cdt_random.h"
 #include "cdt_swift_runtime.h"
+#include "cdt_thread.h"
 
 #endif

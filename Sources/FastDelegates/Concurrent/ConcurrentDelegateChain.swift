@@ -47,6 +47,10 @@ public final class ConcurrentDelegateChain: Sendable {
     @usableFromInline
     let cell: SnapshotCell
 
+    /// The process-wide read side (`ReadSide.shared`), held so a send reaches it directly.
+    @usableFromInline
+    let readSide = ReadSide.shared
+
     /// Set by a send that met a dead target; the next send or mutation reclaims it.
     @usableFromInline
     let needsSweep = Atomic<Bool>(false)
@@ -167,8 +171,12 @@ public final class ConcurrentDelegateChain: Sendable {
             return (registration, garbage)
         }
         withExtendedLifetime(garbage) {}
-        guard let removed else { return false }
+        guard let removed else {
+            reclaimRetired()
+            return false
+        }
         if !isInsideConcurrentDispatch() { waitForCalls(of: removed) }
+        reclaimRetired()
         return true
     }
 
@@ -194,6 +202,7 @@ public final class ConcurrentDelegateChain: Sendable {
         if !isInsideConcurrentDispatch() {
             for registration in removed { waitForCalls(of: registration) }
         }
+        reclaimRetired()
     }
 
     // MARK: - Inspecting
@@ -273,6 +282,7 @@ public final class ConcurrentDelegateChain: Sendable {
         }
         withExtendedLifetime(garbage) {}
         if let removed, !isInsideConcurrentDispatch() { waitForCalls(of: removed) }
+        reclaimRetired()
     }
 
     /// Reclaims dead targets a send met, if the mutex is free (a send never waits for it).
@@ -285,6 +295,7 @@ public final class ConcurrentDelegateChain: Sendable {
             return garbage
         }
         withExtendedLifetime(garbage) {}
+        if garbage != nil { reclaimRetired() }
     }
 
     /// How many registrations the chain keeps (live or not yet reclaimed), for tests.
@@ -294,7 +305,10 @@ public final class ConcurrentDelegateChain: Sendable {
 
     /// How many entries the published snapshot has, for tests.
     var snapshotEntryCount: Int {
-        cell.pin().entries.count
+        let record = enterConcurrentDispatch(readSide, cell: cell.address)
+        let count = cell.load()._withUnsafeGuaranteedRef { $0.entries.count }
+        leaveConcurrentDispatch(readSide, record, cell: cell)
+        return count
     }
 
     private func register(
@@ -335,12 +349,20 @@ public final class ConcurrentDelegateChain: Sendable {
             return (registration.id, garbage)
         }
         withExtendedLifetime(garbage) {}
+        reclaimRetired()
         return ConcurrentDelegateToken(link: link, id: id)
     }
 
-    /// Builds and publishes a snapshot of `state`; what it displaces goes to `garbage`.
+    /// Releases the snapshots that mutations displaced and no dispatch reads any more. From
+    /// inside a handler it does nothing: the outermost dispatch does it when it leaves, so that
+    /// deinits it runs (of removed strong targets) run outside every dispatch.
+    private func reclaimRetired() {
+        if !isInsideConcurrentDispatch() { cell.reclaim(readSide) }
+    }
+
+    /// Builds and publishes a snapshot of `state`; the one it displaces is retired.
     private func publish(_ state: inout State, garbage: inout Garbage) {
-        garbage.items.append(cell.publish(ConcurrentSnapshot(registrations: state.registrations)))
+        cell.publish(ConcurrentSnapshot(registrations: state.registrations), readSide: readSide)
     }
 
     /// The registration of `target`, if `target` is in the chain. A registration whose target
