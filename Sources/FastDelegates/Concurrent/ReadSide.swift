@@ -88,7 +88,7 @@ final class ReadSide: Sendable {
     /// Advanced by every retirement. Starts at 1: 0 in a record means "outside".
     @usableFromInline
     let epoch = Atomic<UInt64>(1)
-    private let records = Mutex<[ReaderRecord]>([])
+    private let records = HandoffMutex<[ReaderRecord]>([])
 
     /// Releases a thread's record when the thread ends, so a new thread can reuse it.
     private let threadKey: pthread_key_t = {

@@ -24,7 +24,7 @@ final class SnapshotCell: @unchecked Sendable {
         let snapshot: Unmanaged<ConcurrentSnapshot>
     }
 
-    private let retired = Mutex<[Retired]>([])
+    private let retired = HandoffMutex<[Retired]>([])
     /// One reclaimer at a time; a thread that finds it busy leaves a request instead.
     private let reclaiming = Atomic<Bool>(false)
     private let requests = Atomic<UInt64>(0)
