@@ -16,6 +16,7 @@ extension ConcurrentDelegateChain {
     @inlinable
     public func send<Input>(_ message: Message<Input, Void>, _ input: Input) {
         let breaking = mode == .breaking
+        if observed.load(ordering: .relaxed) { notifyObservers(message, input) }
         dispatch(message) { target, handler in
             handler.body(target, input)
             return breaking
@@ -62,6 +63,7 @@ extension ConcurrentDelegateChain: MessageDispatching {
         to message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool
     ) -> Bool {
         var stopped = false
+        if observed.load(ordering: .relaxed) { notifyObservers(message, input) }
         dispatch(message) { target, handler in
             stopped = body(handler.body(target, input))
             return stopped

@@ -66,6 +66,15 @@ public final class ConcurrentDelegateChain: Sendable {
     /// How tokens find this chain without keeping it alive.
     private let link = ChainLink()
 
+    /// Whether some stream observes this chain's sends: a send nobody observes pays one relaxed
+    /// load for observation. Written under `observers`' lock.
+    @usableFromInline
+    let observed = Atomic<Bool>(false)
+
+    /// The streams observing this chain's sends (nil while none does), under their own lock:
+    /// sends on any thread notify them, streams end on any thread.
+    let observers = HandoffMutex<MessageObservers?>(nil)
+
     struct State: Sendable {
         var registrations: [ConcurrentRegistration] = []
         var byIdentity: [ObjectIdentifier: ConcurrentRegistration] = [:]
@@ -126,6 +135,13 @@ public final class ConcurrentDelegateChain: Sendable {
         register(target, retention: retention, handlers: build(Target.responses).handlers, at: nil)
     }
 
+    /// Adds `responder`'s target at the end, answering its responses (see ``AnyResponder``).
+    /// - Complexity: O(*n* + *e*), as ``add(_:retention:)``.
+    @discardableResult
+    public func add(_ responder: AnyResponder, retention: Retention = .weak) -> ConcurrentDelegateToken {
+        register(responder.target, retention: retention, handlers: responder.handlers, at: nil)
+    }
+
     /// Inserts `target` so that it becomes the live target at `index` of ``targets``.
     ///
     /// A target already in the chain moves to `index` (counted among the other targets).
@@ -145,6 +161,16 @@ public final class ConcurrentDelegateChain: Sendable {
         _ target: Target, at index: Int, retention: Retention = .weak
     ) -> ConcurrentDelegateToken {
         register(target, retention: retention, handlers: Target.responses.handlers, at: index)
+    }
+
+    /// Inserts `responder`'s target at `index` of ``targets``, answering its responses.
+    /// - Precondition: `0 <= index <= targets.count` (not counting the target itself).
+    /// - Complexity: O(*n* + *e*), as ``add(_:retention:)``.
+    @discardableResult
+    public func insert(_ responder: AnyResponder, at index: Int, retention: Retention = .weak)
+        -> ConcurrentDelegateToken
+    {
+        register(responder.target, retention: retention, handlers: responder.handlers, at: index)
     }
 
     // MARK: - Removing
@@ -227,6 +253,18 @@ public final class ConcurrentDelegateChain: Sendable {
         return count
     }
 
+    /// Whether the chain has no live target, at one instant.
+    /// - Complexity: O(*n*) when the first targets are dead, else O(1), under the chain's mutex.
+    public var isEmpty: Bool {
+        let (empty, garbage) = locked { state -> (Bool, Garbage) in
+            var garbage = Garbage()
+            let empty = !state.registrations.contains { Self.isAlive($0, &garbage) }
+            return (empty, garbage)
+        }
+        withExtendedLifetime(garbage) {}
+        return empty
+    }
+
     /// Whether `target` is in the chain.
     /// - Complexity: O(1) expected, under the chain's mutex.
     public func contains(_ target: AnyObject) -> Bool {
@@ -243,6 +281,50 @@ public final class ConcurrentDelegateChain: Sendable {
             else { return nil }
             return registration.retention
         }
+    }
+
+    // MARK: - Observing
+
+    /// A stream of the input of every send of `message` through this chain, from now on.
+    ///
+    /// As ``DelegateChain/invocations(of:bufferingPolicy:)``: the stream sees each send (also
+    /// one nobody answers) before the responders are called, on the sending thread, and
+    /// observing is not responding. Sends on several threads are all seen; the order of two
+    /// sends made at the same time on different threads is the order in which they reached the
+    /// observers' lock. The observer goes away when the consuming task ends or the stream is
+    /// dropped (at the chain's next send), and the stream finishes when the chain is gone.
+    /// - Complexity: while nothing observes the chain, a send pays one relaxed atomic load for
+    ///   this; while something does, a send takes the observers' lock once.
+    public func invocations<Input: Sendable, Output>(
+        of message: Message<Input, Output>,
+        bufferingPolicy: AsyncStream<Input>.Continuation.BufferingPolicy = .unbounded
+    ) -> AsyncStream<Input> {
+        observers.withLock { observers -> AsyncStream<Input> in
+            let stream = MessageObservers.stream(of: message, in: &observers, bufferingPolicy: bufferingPolicy)
+            observed.store(true, ordering: .relaxed)
+            return stream
+        }
+    }
+
+    /// Hands a send to the streams observing it; out of line so that a send nobody observes
+    /// pays only the flag's load.
+    @usableFromInline @inline(never)
+    func notifyObservers<Input, Output>(_ message: Message<Input, Output>, _ input: Input) {
+        let input = Unchecked(input)
+        observers.withLock { observers in
+            guard let existing = observers else { return }
+            existing.notify(message, input.value)
+            // Every stream ended: sends stop paying for observation.
+            if existing.byMessage.isEmpty {
+                observers = nil
+                observed.store(false, ordering: .relaxed)
+            }
+        }
+    }
+
+    /// How many streams observe `message`.
+    func observerCount<Input, Output>(of message: Message<Input, Output>) -> Int {
+        observers.withLock { $0?.count(of: message.id) ?? 0 }
     }
 
     // MARK: - Internals
