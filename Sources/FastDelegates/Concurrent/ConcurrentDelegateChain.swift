@@ -22,8 +22,11 @@ import Synchronization
 ///   must itself be thread-safe.
 /// - No lock is held while a handler runs: handlers may add, remove, and send.
 /// - A send never takes a lock, never waits for another send or for a mutation, and never
-///   allocates: it pins the chain's current immutable snapshot (a few atomic operations) and
-///   walks it. Mutations take a mutex, build a new snapshot, and publish it.
+///   allocates: it announces itself in its own thread's record, walks the chain's current
+///   immutable snapshot, and leaves; sends on different threads write no memory in common
+///   (but the calls' own counters of targets they both call). Mutations take a mutex, build
+///   a new snapshot, and publish it; a displaced snapshot is released once the last dispatch
+///   that may walk it has ended.
 /// - A send that races a mutation sees the chain either entirely as it was before the mutation
 ///   or entirely as it is after, never a mix; a removal additionally applies to sends already
 ///   running (see ``remove(_:)``).
@@ -80,6 +83,16 @@ public final class ConcurrentDelegateChain: Sendable {
         var byIdentity: [ObjectIdentifier: ConcurrentRegistration] = [:]
         var byID: [UInt64: ConcurrentRegistration] = [:]
         var nextID: UInt64 = 0
+        /// Removed registrations whose calls may still be running on some thread: a second
+        /// remover of the same target (or token, or a `removeAll`) waits for them too. Pruned
+        /// of drained ones at every removal.
+        var draining: [ConcurrentRegistration] = []
+
+        /// Drops the drained registrations; returns those still draining that `matches`.
+        mutating func stillDraining(_ matches: (ConcurrentRegistration) -> Bool) -> [ConcurrentRegistration] {
+            draining.removeAll { $0.inFlight.load(ordering: .sequentiallyConsistent) < callUnit }
+            return draining.filter(matches)
+        }
     }
 
     /// An empty chain.
@@ -177,36 +190,52 @@ public final class ConcurrentDelegateChain: Sendable {
 
     /// Removes `target`; it receives nothing more, even from a dispatch already running.
     ///
-    /// When this returns, no thread will call `target` again from this registration, and calls
-    /// that other threads had already started have returned, unless this is called from inside
-    /// a handler (then calls already running on other threads may still be finishing; see the
-    /// type's notes). Does nothing if `target` is not in the chain.
+    /// When this returns, no thread will call `target` again from this chain, and calls that
+    /// other threads had already started have returned, also when this returns false because
+    /// another thread removed `target` first (it waits for the same calls). The exception is a
+    /// call from inside a handler: then calls already running on other threads may still be
+    /// finishing (see the type's notes). Does nothing else if `target` is not in the chain.
+    ///
+    /// Because it waits for `target`'s running calls, a handler of `target` must not make this
+    /// call wait for the handler itself:
+    /// - A synchronous hop to another thread that removes the handler's own target, such as
+    ///   `DispatchQueue.main.sync { chain.remove(self) }` in a handler running on a background
+    ///   thread, waits forever: the main thread waits for the handler's call to end, and the
+    ///   handler waits for the main thread. (Inside the handler's own thread the removal does
+    ///   not wait; hop asynchronously, or remove from the handler itself.)
+    /// - Removing while holding a lock that `target`'s handler takes waits forever once a
+    ///   handler call is blocked on that lock: release the lock first.
     /// - Returns: whether `target` was in the chain.
-    /// - Complexity: O(*n* + *e*), plus the wait for running calls of `target`'s handlers.
+    /// - Complexity: O(*n* + *e*), plus the wait for running calls of `target`'s handlers (a
+    ///   brief spin, then the thread blocks until the last call ends).
     @discardableResult
     public func remove(_ target: AnyObject) -> Bool {
-        let (removed, garbage) = locked { state -> (ConcurrentRegistration?, Garbage) in
+        let identity = ObjectIdentifier(target)
+        let (removed, draining, garbage) = locked { state -> (Bool, [ConcurrentRegistration], Garbage) in
             var garbage = Garbage()
             let swept = Self.sweepDead(&state, garbage: &garbage)
             guard let registration = Self.liveRegistration(of: target, in: &state, garbage: &garbage) else {
                 if swept { publish(&state, garbage: &garbage) }
-                return (nil, garbage)
+                // Removed by another thread, whose calls may still run: wait for them as well.
+                return (false, state.stillDraining { $0.identity == identity }, garbage)
             }
             Self.unregister(registration, from: &state, garbage: &garbage)
             publish(&state, garbage: &garbage)
-            return (registration, garbage)
+            return (true, state.stillDraining { $0.identity == identity }, garbage)
         }
         withExtendedLifetime(garbage) {}
-        guard let removed else {
-            reclaimRetired()
-            return false
+        if !isInsideConcurrentDispatch() {
+            for registration in draining { waitForCalls(of: registration) }
         }
-        if !isInsideConcurrentDispatch() { waitForCalls(of: removed) }
         reclaimRetired()
-        return true
+        return removed
     }
 
     /// Removes every target; none receives anything more (as ``remove(_:)``).
+    ///
+    /// Waits, as ``remove(_:)`` does, for the running calls of every target it removed and of
+    /// every target other threads removed whose calls are still running; the same handler
+    /// rules apply (no synchronous hop to a thread that calls this, no lock a handler takes).
     /// - Complexity: O(*n*), plus the wait for running calls.
     public func removeAll() {
         let (removed, garbage) = locked { state -> ([ConcurrentRegistration], Garbage) in
@@ -221,8 +250,9 @@ public final class ConcurrentDelegateChain: Sendable {
             state.registrations.removeAll()
             state.byIdentity.removeAll()
             state.byID.removeAll()
+            state.draining.append(contentsOf: removed)
             publish(&state, garbage: &garbage)
-            return (removed, garbage)
+            return (state.stillDraining { _ in true }, garbage)
         }
         withExtendedLifetime(garbage) {}
         if !isInsideConcurrentDispatch() {
@@ -355,15 +385,19 @@ public final class ConcurrentDelegateChain: Sendable {
 
     /// Removes the registration a token made, if it is still in the chain.
     func removeRegistration(id: UInt64) {
-        let (removed, garbage) = locked { state -> (ConcurrentRegistration?, Garbage) in
+        let (draining, garbage) = locked { state -> ([ConcurrentRegistration], Garbage) in
             var garbage = Garbage()
-            guard let registration = state.byID[id] else { return (nil, garbage) }
-            Self.unregister(registration, from: &state, garbage: &garbage)
-            publish(&state, garbage: &garbage)
-            return (registration, garbage)
+            if let registration = state.byID[id] {
+                Self.unregister(registration, from: &state, garbage: &garbage)
+                publish(&state, garbage: &garbage)
+            }
+            // Also when another thread removed it first: its calls may still run.
+            return (state.stillDraining { $0.id == id }, garbage)
         }
         withExtendedLifetime(garbage) {}
-        if let removed, !isInsideConcurrentDispatch() { waitForCalls(of: removed) }
+        if !isInsideConcurrentDispatch() {
+            for registration in draining { waitForCalls(of: registration) }
+        }
         reclaimRetired()
     }
 
@@ -471,6 +505,7 @@ public final class ConcurrentDelegateChain: Sendable {
             state.byIdentity[registration.identity] = nil
         }
         state.byID[registration.id] = nil
+        state.draining.append(registration)
         if let strong = registration.strongTarget { garbage.items.append(strong) }
         registration.strongTarget = nil
         garbage.items.append(registration)
