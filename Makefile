@@ -1,5 +1,6 @@
 # FastDelegates: the two Quick-start commands (`make bench`, `make test`) and their parts.
-# Both install the C core's system library (libbsd-dev) first when it is missing.
+# Both install the C core's system library (libbsd-dev) first when it is missing, and python3
+# (the generator of the benchmark's hand-written forwarders) for `make test`.
 
 SWIFT ?= swift
 CC_CHECK ?= cc
@@ -8,19 +9,27 @@ C_SOURCES := $(wildcard Sources/CDispatchTable/*.c)
 FUZZ_SECONDS ?= 60
 TIMED = start=$$(date +%s); trap 'echo "[$@] $$(( $$(date +%s) - start ))s"' EXIT;
 
-.PHONY: bench test deps c-warnings swift-warnings unit-tests release-tests sanitize-thread sanitize-address fuzz
+.PHONY: bench test deps c-warnings swift-warnings format-lint format generate generated-check compile-fail \
+	unit-tests release-tests sanitize-thread sanitize-address fuzz
 
-## Runs the benchmark CLI (release build).
+## Runs the benchmark CLI (release build): prints the table, and writes the published results
+## (docs/benchmarks.md, with the date, machine, Swift version and commit) and the chart (docs/bench.svg).
 bench: deps
-	$(SWIFT) run -c release fastdelegates-bench $(BENCH_ARGS)
+	$(SWIFT) run -c release fastdelegates-bench --markdown docs/benchmarks.md --chart docs/bench.svg $(BENCH_ARGS)
 
-## Runs every check CI runs: warnings, the tests (debug and release), under TSan and ASan, and the fuzzer.
-test: deps c-warnings swift-warnings unit-tests release-tests sanitize-thread sanitize-address fuzz
+## Runs every check CI runs: warnings, formatting, generated code, snippets the compiler must reject,
+## the tests (debug and release), under TSan and ASan, and the fuzzer.
+test: deps c-warnings swift-warnings format-lint generated-check compile-fail unit-tests release-tests \
+	sanitize-thread sanitize-address fuzz
 
 deps:
 	@if ! pkg-config --exists libbsd 2>/dev/null && ! dpkg -s libbsd-dev >/dev/null 2>&1; then \
 		echo "installing libbsd-dev"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libbsd-dev pkg-config; \
+	fi
+	@if ! command -v python3 >/dev/null 2>&1; then \
+		echo "installing python3 (runs scripts/generate-handwritten-weak.py)"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3; \
 	fi
 
 ## The C core is C11 and -Wall -Wextra clean.
@@ -38,6 +47,27 @@ swift-warnings:
 	fi
 	@rm -f .build-warnings.log
 	@echo "Swift: no warnings"
+
+## Sources and Tests follow .swift-format (`make format` fixes what it can).
+format-lint:
+	@$(SWIFT) format lint --strict --recursive --parallel Sources Tests
+	@echo "swift format: Sources and Tests clean"
+
+format:
+	$(SWIFT) format format --in-place --recursive --parallel Sources Tests
+
+## Regenerates the hand-written forwarders of the benchmark (HandWrittenWeak+Generated.swift).
+generate:
+	scripts/generate-handwritten-weak.py
+
+generated-check:
+	@scripts/generate-handwritten-weak.py --check
+	@echo "generated sources up to date"
+
+## Snippets the compiler must reject (Tests/CompileFail): non-Sendable handlers on the
+## concurrent chain, a @MainActor-owned chain reached from a detached task, and others.
+compile-fail:
+	@$(TIMED) scripts/compile-fail.sh
 
 unit-tests:
 	@$(TIMED) $(SWIFT) test

@@ -4,9 +4,11 @@ import PackageDescription
 let package = Package(
     name: "FastDelegates",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    // The only product. A dependent resolves no other package: the dependencies below serve the
+    // benchmark executable target, which is deliberately not a product (`swift run fastdelegates-bench`
+    // still runs it here), and the DocC plugin, which no target uses.
     products: [
         .library(name: "FastDelegates", targets: ["FastDelegates"]),
-        .executable(name: "fastdelegates-bench", targets: ["fastdelegates-bench"]),
     ],
     dependencies: [
         // Benchmark-only dependencies (the library itself depends on nothing).
@@ -65,11 +67,20 @@ let package = Package(
             name: "ExamplesTests",
             dependencies: ["FastDelegates"]
         ),
+        // Swift 6 app code as a dependent package writes it: @MainActor hosts and targets on every
+        // single-thread dispatcher, non-Sendable captures, the issue-12 snippets as written.
+        // Depends on the FastDelegates library alone, like a user's package.
+        .testTarget(
+            name: "Swift6AdoptionTests",
+            dependencies: ["FastDelegates"],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         // Smoke test of the benchmark CLI (runs its quick mode) and the pure-Swift proxy's semantics.
         .testTarget(
             name: "BenchTests",
             dependencies: ["PureSwiftProxy", "FastDelegates", "fastdelegates-bench"]
         ),
     ],
+    swiftLanguageModes: [.v6],
     cLanguageStandard: .c11
 )

@@ -3,7 +3,7 @@ import Foundation
 
 /// Output formats of the report.
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-    case table, json, csv
+    case table, json, csv, markdown
 }
 
 /// `fastdelegates-bench`: FastDelegates against the other ways to multiplex delegate messages.
@@ -25,7 +25,9 @@ struct FastDelegatesBench: ParsableCommand {
             JSON schema (stable; see docs/bench-schema.md): an array of objects with keys \
             variant (string), scenario (string), targets (int), median_ns (number), p90_ns \
             (number), allocs_per_dispatch (number or null), ratio_to_fastdelegates (number or \
-            null), checksum (int). CSV has the same columns.
+            null), checksum (int). CSV has the same columns. Markdown (docs/benchmarks.md, \
+            written by `make bench`) adds the date, machine, OS, Swift version, commit and \
+            command line of the run, a summary of the tick scenario as ratios, and the bars.
             """)
 
     @Option(help: "Only run measurements whose \"scenario/variant\" contains this text.")
@@ -37,7 +39,7 @@ struct FastDelegatesBench: ParsableCommand {
     @Flag(help: "A few seconds in total, for CI smoke tests (fewer, shorter samples).")
     var quick = false
 
-    @Option(help: "Report format: table, json or csv.")
+    @Option(help: "Report format: table, json, csv or markdown.")
     var format: OutputFormat = .table
 
     @Option(help: "Write the report to this file instead of standard output.")
@@ -45,6 +47,10 @@ struct FastDelegatesBench: ParsableCommand {
 
     @Option(help: "Also write an SVG chart of the tick scenario to this file.")
     var chart: String?
+
+    @Option(help: ArgumentHelp(
+        "Also write the Markdown report to this file (what --format markdown prints).", valueName: "file"))
+    var markdown: String?
 
     @Option(help: "Seed of the dispatched values and of the interleaving order.")
     var seed: UInt64 = 1
@@ -103,16 +109,22 @@ struct FastDelegatesBench: ParsableCommand {
         measurements.sort { order(of: $0).lexicographicallyPrecedes(order(of: $1)) }
 
         let rows = ResultRow.rows(measurements)
+        let info = RunInfo.current(settings: settings, quick: quick)
         let report: String
         switch format {
         case .table: report = Table.render(rows) + "\n" + Bars.render(rows)
         case .json: report = try JSON.render(rows)
         case .csv: report = CSV.render(rows)
+        case .markdown: report = Markdown.render(rows, info: info, chart: chartLink(from: output))
         }
         if let output {
             try report.write(toFile: output, atomically: true, encoding: .utf8)
         } else {
             FileHandle.standardOutput.write(Data(report.utf8))
+        }
+        if let markdown {
+            try Markdown.render(rows, info: info, chart: chartLink(from: markdown))
+                .write(toFile: markdown, atomically: true, encoding: .utf8)
         }
         if let chart {
             try SVGChart.render(rows).write(toFile: chart, atomically: true, encoding: .utf8)
@@ -145,6 +157,20 @@ struct FastDelegatesBench: ParsableCommand {
                 }
             }
         }
+    }
+
+    /// The chart as a Markdown report at `reportPath` links to it: by file name when both are in
+    /// one directory, else as given; nil without `--chart`.
+    func chartLink(from reportPath: String?) -> String? {
+        guard let chart else { return nil }
+        let chartURL = URL(fileURLWithPath: chart).standardizedFileURL
+        if let reportPath,
+            URL(fileURLWithPath: reportPath).standardizedFileURL.deletingLastPathComponent()
+                == chartURL.deletingLastPathComponent()
+        {
+            return chartURL.lastPathComponent
+        }
+        return chart
     }
 
     /// Report order: the plan's scenario order, then target count, then variant order.

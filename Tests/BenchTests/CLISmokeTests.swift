@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// Runs `fastdelegates-bench --quick --format json` as a subprocess and checks the report's
-/// schema (docs/bench-schema.md).
+/// Runs `fastdelegates-bench --quick` as a subprocess and checks its reports: the JSON and CSV
+/// schema (docs/bench-schema.md), the Markdown report and the chart `make bench` writes.
 @Suite struct CLISmokeTests {
     /// The benchmark binary: next to the test bundle (SwiftPM builds it as a dependency), else
     /// in `swift build --show-bin-path`.
@@ -72,11 +72,106 @@ import Testing
 
     @Test func filterAndCSV() throws {
         let binary = try Self.benchBinary()
-        let result = try Self.run(binary, ["--quick", "--format", "csv", "--targets", "4", "--filter", "tick/strong-array"])
+        let result = try Self.run(
+            binary, ["--quick", "--format", "csv", "--targets", "4", "--filter", "tick/strong-array"])
         #expect(result.status == 0)
         let lines = String(decoding: result.stdout, as: UTF8.self).split(separator: "\n")
-        #expect(lines.first == "variant,scenario,targets,median_ns,p90_ns,allocs_per_dispatch,ratio_to_fastdelegates,checksum")
+        #expect(
+            lines.first
+                == "variant,scenario,targets,median_ns,p90_ns,allocs_per_dispatch,ratio_to_fastdelegates,checksum")
         #expect(lines.count == 2)
         #expect(lines.last?.hasPrefix("strong-array,tick,4,") == true)
+    }
+
+    /// The variants that take part in the tick scenario, as the CSV report names them.
+    static func tickVariants(_ binary: URL, targets: String) throws -> [String] {
+        let csv = try run(binary, ["--quick", "--format", "csv", "--targets", targets, "--filter", "tick/"]).stdout
+        return String(decoding: csv, as: UTF8.self).split(separator: "\n").dropFirst()
+            .map { String($0.prefix { $0 != "," }) }
+    }
+
+    @Test func markdownReportsTheRunAndTheFullTable() throws {
+        let binary = try Self.benchBinary()
+        let result = try Self.run(binary, ["--quick", "--format", "markdown", "--targets", "1,4", "--filter", "tick/"])
+        #expect(result.status == 0)
+        let report = String(decoding: result.stdout, as: UTF8.self)
+        let lines = report.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.first == "# Benchmark results")
+        func header(_ key: String) -> String? {
+            lines.first { $0.hasPrefix("| \(key) | ") }.map { String($0.dropFirst(key.count + 5).dropLast(2)) }
+        }
+        #expect(header("date")?.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$"#, options: .regularExpression) != nil)
+        #expect(header("machine")?.contains("logical core") == true)
+        #expect(header("machine")?.contains("GiB memory") == true)
+        #expect(header("OS")?.isEmpty == false)
+        #expect(header("Swift")?.contains("Swift") == true)
+        let commit = try #require(header("commit"))
+        #expect(commit.hasPrefix("unknown") || commit.range(of: "^[0-9a-f]{7,}", options: .regularExpression) != nil)
+        #expect(header("command") == "`fastdelegates-bench --quick --format markdown --targets 1,4 --filter tick/`")
+        #expect(header("settings")?.hasPrefix("quick") == true)
+
+        // The full table: one row per variant and N, each with a positive median and a ratio.
+        let section = try #require(lines.firstIndex(of: "### tick"))
+        let rows = lines[(section + 4)...].prefix { $0.hasPrefix("| ") }.map {
+            $0.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        let variants = try Self.tickVariants(binary, targets: "1,4")
+        #expect(rows.count == variants.count)
+        #expect(Set(rows.map { "\($0[1])@\($0[0])" }).count == rows.count)
+        for row in rows {
+            #expect(row.count == 7)
+            #expect(["1", "4"].contains(row[0]))
+            #expect(Double(row[2]).map { $0 > 0 } == true)
+            #expect(row[5].hasSuffix("×"))
+        }
+        #expect(rows.contains { $0[1] == "fastdelegates-weak" && $0[5] == "1.00×" })
+        // The summary: one ratio row per variant other than the baseline, one column per N.
+        #expect(lines.contains("## Summary: tick, relative to fastdelegates-weak"))
+        #expect(lines.contains("| variant | N = 1 | N = 4 |"))
+        #expect(lines.contains { $0.hasPrefix("| handwritten-weak-var | ") && $0.hasSuffix("× |") })
+    }
+
+    /// What `make bench` does: the table on standard output, the Markdown report and the chart
+    /// written beside each other, the report embedding the chart by its file name.
+    @Test func markdownFileAndChartBesideTheTable() throws {
+        let binary = try Self.benchBinary()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let markdown = directory.appendingPathComponent("benchmarks.md"),
+            chart = directory.appendingPathComponent("bench.svg")
+        let result = try Self.run(
+            binary,
+            [
+                "--quick", "--targets", "1,4", "--filter", "tick/", "--markdown", markdown.path, "--chart", chart.path,
+            ])
+        #expect(result.status == 0)
+        let table = String(decoding: result.stdout, as: UTF8.self)
+        #expect(table.hasPrefix("scenario  "))
+        #expect(table.contains("performance bars"))
+        let report = try String(contentsOf: markdown, encoding: .utf8)
+        #expect(report.hasPrefix("# Benchmark results\n"))
+        #expect(report.contains("](bench.svg)"))
+        #expect(report.contains("| command | `fastdelegates-bench --quick --targets 1,4 --filter tick/ --markdown "))
+
+        // The chart: one line per single-thread variant, FastDelegates' bold, the peers dashed,
+        // all in the legend; variants sending from several threads are named as left out.
+        let svg = try String(contentsOf: chart, encoding: .utf8)
+        #expect(svg.hasPrefix("<svg "))
+        let polylines = svg.split(separator: "\n").filter { $0.hasPrefix("<polyline ") }
+        let variants = Set(try Self.tickVariants(binary, targets: "1").filter { !$0.isEmpty })
+        let multithreaded = variants.filter { $0.hasSuffix("threads") }
+        let drawn = variants.subtracting(multithreaded)
+        let own = drawn.filter { $0.hasPrefix("fastdelegates") || $0.hasPrefix("concurrent") }
+        #expect(!multithreaded.isEmpty && !own.isEmpty && own.count < drawn.count)
+        #expect(polylines.count == drawn.count)
+        #expect(polylines.filter { $0.contains("stroke-width=\"3\"") }.count == own.count)
+        #expect(polylines.filter { $0.contains("stroke-dasharray") }.count == drawn.count - own.count)
+        for variant in drawn { #expect(svg.contains(">\(variant)</text>")) }
+        for variant in multithreaded { #expect(svg.contains(">not drawn: \(variant)</text>")) }
+        let colors = polylines.compactMap { line in
+            line.range(of: ##"stroke="#[0-9a-f]{6}""##, options: .regularExpression).map { line[$0] }
+        }
+        #expect(Set(colors).count == polylines.count, "a distinct colour per series")
     }
 }

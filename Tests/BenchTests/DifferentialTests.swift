@@ -23,7 +23,7 @@ import Testing
         }
     }
 
-    static let responses = Responses<Node>()
+    static let responses = SendableResponses<Node>()
         .on(tick) { me, value in me.log.entries.append("\(me.name):\(value)") }
         .on(first) { me, value in me.name &* 1000 &+ value }
     static let proxyResponses = ProxyResponses<Node>()

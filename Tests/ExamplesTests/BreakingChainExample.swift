@@ -11,14 +11,14 @@ struct BreakingChainExample {
     final class Editor {
         var handled: [String] = []
         var active = true
-        static let responses = Responses<Editor>()
+        static let responses = SendableResponses<Editor>()
             .on(BreakingChainExample.keyCommand) { me, key in me.handled.append(key) }
             .on(BreakingChainExample.canPerform) { me, action in me.active && action != "print" }
     }
 
     final class Window {
         var handled: [String] = []
-        static let responses = Responses<Window>()
+        static let responses = SendableResponses<Window>()
             .on(BreakingChainExample.keyCommand) { me, key in me.handled.append(key) }
             .on(BreakingChainExample.canPerform) { _, action in action == "print" }
     }

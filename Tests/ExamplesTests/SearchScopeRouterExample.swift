@@ -15,7 +15,7 @@ struct SearchScopeRouterExample {
 
     final class PeopleSource {
         let names = ["Ada", "Grace", "Linus"]
-        static let responses = Responses<PeopleSource>()
+        static let responses = SendableResponses<PeopleSource>()
             .on(TableMessages.numberOfRows) { me, _ in me.names.count }
             .on(TableMessages.titleForRow) { me, row in me.names[row] }
             .on(TableMessages.heightForHeader) { _, _ in 28 }
@@ -23,13 +23,13 @@ struct SearchScopeRouterExample {
 
     final class OrganizationSource {
         let organizations = ["ACM", "IEEE"]
-        static let responses = Responses<OrganizationSource>()
+        static let responses = SendableResponses<OrganizationSource>()
             .on(TableMessages.numberOfRows) { me, _ in me.organizations.count }
             .on(TableMessages.titleForRow) { me, row in me.organizations[row] }
     }
 
     final class EmptySource {
-        static let responses = Responses<EmptySource>()
+        static let responses = SendableResponses<EmptySource>()
             .on(TableMessages.numberOfRows) { _, _ in 0 }
     }
 

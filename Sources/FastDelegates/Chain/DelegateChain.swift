@@ -2,11 +2,18 @@
 /// delegate slot.
 ///
 /// ```swift
-/// let chain = DelegateChain()                         // or DelegateChain(mode: .breaking)
-/// chain.add(analytics)                                // weak; answers Analytics.responses
-/// chain.add(zoomer) { $0.on(Scroll.viewForZooming) { me in me.zoomView } }
-/// chain.send(Scroll.didScroll, 12.5)                  // every responder, in order
-/// let view = chain.send(Scroll.viewForZooming)        // the first responder's answer, or nil
+/// @MainActor final class ScrollScreen {
+///     let chain = DelegateChain()                     // or DelegateChain(mode: .breaking)
+///     var zoomView: View?
+///     func wire(_ analytics: Analytics) {
+///         chain.add(analytics)                        // weak; answers Analytics.responses
+///         chain.add(self) { $0.on(Scroll.viewForZooming) { me in me.zoomView } }
+///     }
+///     func scrolled(to y: Double) -> View? {
+///         chain.send(Scroll.didScroll, y)             // every responder, in order
+///         return chain.send(Scroll.viewForZooming)    // the first responder's answer, or nil
+///     }
+/// }
 /// ```
 ///
 /// Semantics:
@@ -32,8 +39,11 @@
 ///   cancelling a token again or after its chain is gone does nothing, and a target's deinit
 ///   may send to the chain (a dying target is never called).
 ///
-/// A chain is not thread-safe: use it from one thread or actor at a time (it is not `Sendable`).
-/// Handlers run synchronously on the sending thread.
+/// A chain is not thread-safe and not `Sendable`: it lives in its owner's isolation domain (a
+/// `@MainActor` view controller's, say). Handlers run synchronously on the sending thread, so
+/// they may be any closure: one formed in `@MainActor` code calls main-actor methods directly,
+/// and any may capture non-`Sendable` values. For sends from several threads, see
+/// ``ConcurrentDelegateChain``.
 public final class DelegateChain: MessageDispatching {
     /// Whether a void message stops at its first responder.
     public enum Mode: Sendable, Hashable {
@@ -92,7 +102,7 @@ public final class DelegateChain: MessageDispatching {
     ///   on the shorter side).
     @discardableResult
     public func add<Target: DelegateResponder>(_ target: Target, retention: Retention = .weak) -> DelegateToken {
-        register(target, retention: retention, handlers: Target.responses.handlers, at: nil)
+        register(target, retention: retention, handlers: Target.responses.responses.handlers, at: nil)
     }
 
     /// Adds `target` at the end, answering `responses`.
@@ -101,6 +111,15 @@ public final class DelegateChain: MessageDispatching {
         _ target: Target, retention: Retention = .weak, responses: Responses<Target>
     ) -> DelegateToken {
         register(target, retention: retention, handlers: responses.handlers, at: nil)
+    }
+
+    /// As the overload taking ``Responses``, with `responses` in another form, such as
+    /// a type's ``SendableResponses``.
+    @discardableResult
+    public func add<Target: AnyObject>(
+        _ target: Target, retention: Retention = .weak, responses: some ResponseSet<Target>
+    ) -> DelegateToken {
+        register(target, retention: retention, handlers: responses.responses.handlers, at: nil)
     }
 
     /// Adds `target` at the end, answering the responses `build` declares for this registration.
@@ -122,7 +141,7 @@ public final class DelegateChain: MessageDispatching {
         _ target: Target, retention: Retention = .weak,
         _ build: (Responses<Target>) -> Responses<Target>
     ) -> DelegateToken {
-        register(target, retention: retention, handlers: build(Target.responses).handlers, at: nil)
+        register(target, retention: retention, handlers: build(Target.responses.responses).handlers, at: nil)
     }
 
     /// Adds `responder`'s target at the end, answering its responses.
@@ -143,12 +162,21 @@ public final class DelegateChain: MessageDispatching {
         register(target, retention: retention, handlers: responses.handlers, at: index)
     }
 
+    /// As the overload taking ``Responses``, with `responses` in another form, such as
+    /// a type's ``SendableResponses``.
+    @discardableResult
+    public func insert<Target: AnyObject>(
+        _ target: Target, at index: Int, retention: Retention = .weak, responses: some ResponseSet<Target>
+    ) -> DelegateToken {
+        register(target, retention: retention, handlers: responses.responses.handlers, at: index)
+    }
+
     /// Inserts `target` at `index` of ``targets``, answering its type's responses.
     @discardableResult
     public func insert<Target: DelegateResponder>(
         _ target: Target, at index: Int, retention: Retention = .weak
     ) -> DelegateToken {
-        register(target, retention: retention, handlers: Target.responses.handlers, at: index)
+        register(target, retention: retention, handlers: Target.responses.responses.handlers, at: index)
     }
 
     /// Inserts `responder`'s target at `index` of ``targets``, answering its responses.

@@ -37,6 +37,11 @@ import Synchronization
 ///   since two handlers removing each other's targets would otherwise wait for each other
 ///   forever; it still stops every call not yet started, on every thread.
 ///
+/// Handlers are `@Sendable`, since they run on whatever thread sends: the chain takes
+/// ``SendableResponses`` and ``AnySendableResponder`` only, and a ``DelegateResponder`` whose
+/// `responses` are ``SendableResponses``. The compiler rejects a handler that captures
+/// non-`Sendable` state or calls an actor's isolated methods.
+///
 /// A ``DelegateLifetimeTracking`` target is held weakly here (the tracked mode is a
 /// ``DelegateChain`` feature).
 public final class ConcurrentDelegateChain: Sendable {
@@ -114,7 +119,7 @@ public final class ConcurrentDelegateChain: Sendable {
     ///   chain's snapshot is rebuilt under its mutex.
     @discardableResult
     public func add<Target: DelegateResponder>(_ target: Target, retention: Retention = .weak)
-        -> ConcurrentDelegateToken
+        -> ConcurrentDelegateToken where Target.DeclaredResponses == SendableResponses<Target>
     {
         register(target, retention: retention, handlers: Target.responses.handlers, at: nil)
     }
@@ -123,7 +128,7 @@ public final class ConcurrentDelegateChain: Sendable {
     /// - Complexity: O(*n* + *e*), as ``add(_:retention:)``.
     @discardableResult
     public func add<Target: AnyObject>(
-        _ target: Target, retention: Retention = .weak, responses: Responses<Target>
+        _ target: Target, retention: Retention = .weak, responses: SendableResponses<Target>
     ) -> ConcurrentDelegateToken {
         register(target, retention: retention, handlers: responses.handlers, at: nil)
     }
@@ -133,9 +138,9 @@ public final class ConcurrentDelegateChain: Sendable {
     @discardableResult
     public func add<Target: AnyObject>(
         _ target: Target, retention: Retention = .weak,
-        _ build: (Responses<Target>) -> Responses<Target>
+        _ build: (SendableResponses<Target>) -> SendableResponses<Target>
     ) -> ConcurrentDelegateToken {
-        register(target, retention: retention, handlers: build(Responses()).handlers, at: nil)
+        register(target, retention: retention, handlers: build(SendableResponses()).handlers, at: nil)
     }
 
     /// Adds `target` at the end, answering its type's responses plus those `build` declares.
@@ -143,15 +148,17 @@ public final class ConcurrentDelegateChain: Sendable {
     @discardableResult
     public func add<Target: DelegateResponder>(
         _ target: Target, retention: Retention = .weak,
-        _ build: (Responses<Target>) -> Responses<Target>
-    ) -> ConcurrentDelegateToken {
+        _ build: (SendableResponses<Target>) -> SendableResponses<Target>
+    ) -> ConcurrentDelegateToken where Target.DeclaredResponses == SendableResponses<Target> {
         register(target, retention: retention, handlers: build(Target.responses).handlers, at: nil)
     }
 
-    /// Adds `responder`'s target at the end, answering its responses (see ``AnyResponder``).
+    /// Adds `responder`'s target at the end, answering its `@Sendable` handlers.
+    ///
+    /// An ``AnyResponder`` is not accepted: its handlers need not be `@Sendable`.
     /// - Complexity: O(*n* + *e*), as ``add(_:retention:)``.
     @discardableResult
-    public func add(_ responder: AnyResponder, retention: Retention = .weak) -> ConcurrentDelegateToken {
+    public func add(_ responder: AnySendableResponder, retention: Retention = .weak) -> ConcurrentDelegateToken {
         register(responder.target, retention: retention, handlers: responder.handlers, at: nil)
     }
 
@@ -162,7 +169,7 @@ public final class ConcurrentDelegateChain: Sendable {
     /// - Complexity: O(*n* + *e*), as ``add(_:retention:)``.
     @discardableResult
     public func insert<Target: AnyObject>(
-        _ target: Target, at index: Int, retention: Retention = .weak, responses: Responses<Target>
+        _ target: Target, at index: Int, retention: Retention = .weak, responses: SendableResponses<Target>
     ) -> ConcurrentDelegateToken {
         register(target, retention: retention, handlers: responses.handlers, at: index)
     }
@@ -172,15 +179,15 @@ public final class ConcurrentDelegateChain: Sendable {
     @discardableResult
     public func insert<Target: DelegateResponder>(
         _ target: Target, at index: Int, retention: Retention = .weak
-    ) -> ConcurrentDelegateToken {
+    ) -> ConcurrentDelegateToken where Target.DeclaredResponses == SendableResponses<Target> {
         register(target, retention: retention, handlers: Target.responses.handlers, at: index)
     }
 
-    /// Inserts `responder`'s target at `index` of ``targets``, answering its responses.
+    /// Inserts `responder`'s target at `index` of ``targets``, answering its `@Sendable` handlers.
     /// - Precondition: `0 <= index <= targets.count` (not counting the target itself).
     /// - Complexity: O(*n* + *e*), as ``add(_:retention:)``.
     @discardableResult
-    public func insert(_ responder: AnyResponder, at index: Int, retention: Retention = .weak)
+    public func insert(_ responder: AnySendableResponder, at index: Int, retention: Retention = .weak)
         -> ConcurrentDelegateToken
     {
         register(responder.target, retention: retention, handlers: responder.handlers, at: index)

@@ -52,6 +52,36 @@ extension MessageDispatching {
         send(message, ())
     }
 
+    /// Sends a message whose answer is itself optional to the first live responder, and returns
+    /// that answer, not wrapped once more.
+    ///
+    /// ```swift
+    /// static let viewForZooming = Message<Void, View?>("viewForZoomingInScrollView:")
+    /// let view = chain.send(Scroll.viewForZooming)        // View?, not View??
+    /// ```
+    ///
+    /// The result is nil both when no live target answers and when the first responder answers
+    /// nil. To tell the two apart, ask ``responds(to:)``, or send with
+    /// `combining: .first`, whose result keeps both levels (`nil`: nobody answered;
+    /// `.some(nil)`: the first responder answered nil).
+    /// - Returns: the first live responder's answer, or nil if no live target answers.
+    @inlinable
+    public func send<Input, Wrapped>(_ message: Message<Input, Wrapped?>, _ input: Input) -> Wrapped? {
+        var answer: Wrapped?
+        _ = forEachAnswer(to: message, input) { output in
+            answer = output
+            return true
+        }
+        return answer
+    }
+
+    /// Sends a message with no input whose answer is itself optional to the first live
+    /// responder, and returns that answer, not wrapped once more; nil also when it answers nil.
+    @inlinable
+    public func send<Wrapped>(_ message: Message<Void, Wrapped?>) -> Wrapped? {
+        send(message, ())
+    }
+
     /// Sends a message with an answer to the first live responder, or returns `defaultValue`
     /// when no live target answers.
     @inlinable

@@ -7,7 +7,7 @@ import Synchronization
 /// ```swift
 /// final class ScrollTracker: DelegateResponder, DelegateLifetimeTracking {
 ///     let delegateLifetime = DelegateLifetime()
-///     static let responses = Responses<ScrollTracker>().on(Scroll.didScroll) { me, y in … }
+///     static let responses = SendableResponses<ScrollTracker>().on(Scroll.didScroll) { me, y in … }
 /// }
 /// chain.add(tracker)        // held in the tracked mode instead of weakly
 /// ```

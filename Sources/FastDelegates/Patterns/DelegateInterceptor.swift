@@ -5,7 +5,7 @@
 /// messages and hand-forwards the rest to the outer delegate:
 ///
 /// ```swift
-/// final class HeaderScrollView {
+/// @MainActor final class HeaderScrollView {
 ///     lazy var delegates = DelegateInterceptor(middleMan: self, interceptions: .init()
 ///         .on(Scroll.didScroll) { me, offset, callThrough in
 ///             me.stretchHeader(offset)
@@ -30,7 +30,8 @@
 /// - The middle man is held weakly by default (it usually owns the interceptor), the receiver
 ///   weakly unless set with ``Retention/strong``.
 ///
-/// Not thread-safe: use an interceptor from one thread or actor at a time.
+/// Not thread-safe, and not `Sendable`: an interceptor lives in its owner's isolation domain,
+/// so a `@MainActor` middle man's handlers use its isolated state directly.
 public final class DelegateInterceptor<MiddleMan: AnyObject>: MessageDispatching {
     @usableFromInline
     let middle = DelegateChain()
@@ -71,6 +72,14 @@ public final class DelegateInterceptor<MiddleMan: AnyObject>: MessageDispatching
     /// Makes `target` the receiver, answering `responses`.
     public func setReceiver<Target: AnyObject>(
         _ target: Target, retention: Retention = .weak, responses: Responses<Target>
+    ) {
+        setReceiver(AnyResponder(target, responses: responses), retention: retention)
+    }
+
+    /// As the overload taking ``Responses``, with `responses` in another form, such as
+    /// a type's ``SendableResponses``.
+    public func setReceiver<Target: AnyObject>(
+        _ target: Target, retention: Retention = .weak, responses: some ResponseSet<Target>
     ) {
         setReceiver(AnyResponder(target, responses: responses), retention: retention)
     }

@@ -6,11 +6,17 @@
 ///
 /// ```swift
 /// enum SearchScope { case people, places }
-/// let router = DelegateRouter<SearchScope>(key: { [unowned searchBar] in searchBar.scope })
-/// router.route(.people, to: PeopleSource())
-/// router.route(.places, to: PlacesSource())
-/// router.setDefault(EmptySource())
-/// let rows = router.send(Table.numberOfRows, section, default: 0)
+/// @MainActor final class SearchController {
+///     let searchBar = SearchBar()
+///     let router: DelegateRouter<SearchScope>
+///     init() {
+///         router = DelegateRouter(key: { [unowned searchBar] in searchBar.scope })
+///         router.route(.people, to: PeopleSource())
+///         router.route(.places, to: PlacesSource())
+///         router.setDefault(EmptySource())
+///     }
+///     func rows(in section: Int) -> Int { router.send(Table.numberOfRows, section, default: 0) }
+/// }
 /// ```
 ///
 /// Semantics:
@@ -23,7 +29,8 @@
 /// - Routes and the default are held strongly unless added with ``Retention/weak``: standalone
 ///   delegates usually have no other owner.
 ///
-/// Not thread-safe: use a router from one thread or actor at a time.
+/// Not thread-safe, and not `Sendable`: a router lives in its owner's isolation domain, and its
+/// key closure and handlers, which may be any closure, run there.
 public final class DelegateRouter<Key: Hashable>: MessageDispatching {
     @usableFromInline
     var routes: [Key: DelegateChain] = [:]
@@ -78,6 +85,14 @@ public final class DelegateRouter<Key: Hashable>: MessageDispatching {
         route(key, to: AnyResponder(target, responses: responses), retention: retention)
     }
 
+    /// As the overload taking ``Responses``, with `responses` in another form, such as
+    /// a type's ``SendableResponses``.
+    public func route<Target: AnyObject>(
+        _ key: Key, to target: Target, retention: Retention = .strong, responses: some ResponseSet<Target>
+    ) {
+        route(key, to: AnyResponder(target, responses: responses), retention: retention)
+    }
+
     /// Removes the route for `key`; sends under it go to the default from then on.
     /// - Returns: whether there was a route for `key`.
     @discardableResult
@@ -104,6 +119,14 @@ public final class DelegateRouter<Key: Hashable>: MessageDispatching {
     /// Makes `target` the default, answering `responses`.
     public func setDefault<Target: AnyObject>(
         _ target: Target, retention: Retention = .strong, responses: Responses<Target>
+    ) {
+        setDefault(AnyResponder(target, responses: responses), retention: retention)
+    }
+
+    /// As the overload taking ``Responses``, with `responses` in another form, such as
+    /// a type's ``SendableResponses``.
+    public func setDefault<Target: AnyObject>(
+        _ target: Target, retention: Retention = .strong, responses: some ResponseSet<Target>
     ) {
         setDefault(AnyResponder(target, responses: responses), retention: retention)
     }

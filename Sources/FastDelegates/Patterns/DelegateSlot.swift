@@ -5,7 +5,7 @@
 /// property; other objects attach as secondaries to hear the same messages:
 ///
 /// ```swift
-/// final class ScrollView {
+/// @MainActor final class ScrollView {
 ///     let delegates = DelegateSlot()
 ///     var delegate: (any ScrollViewDelegate)? {
 ///         get { delegates.primary as? any ScrollViewDelegate }
@@ -27,7 +27,8 @@
 /// - Targets are held weakly unless added with ``Retention/strong``, as in a ``DelegateChain``,
 ///   and handlers may change the slot while it dispatches with the same rules.
 ///
-/// Not thread-safe: use a slot from one thread or actor at a time.
+/// Not thread-safe, and not `Sendable`: a slot lives in its owner's isolation domain (a
+/// `@MainActor` view's, say), and its handlers, which may be any closure, run there.
 public final class DelegateSlot: MessageDispatching {
     @usableFromInline
     let primaryChain = DelegateChain()
@@ -64,6 +65,14 @@ public final class DelegateSlot: MessageDispatching {
         setPrimary(AnyResponder(target, responses: responses), retention: retention)
     }
 
+    /// As the overload taking ``Responses``, with `responses` in another form, such as
+    /// a type's ``SendableResponses``.
+    public func setPrimary<Target: AnyObject>(
+        _ target: Target, retention: Retention = .weak, responses: some ResponseSet<Target>
+    ) {
+        setPrimary(AnyResponder(target, responses: responses), retention: retention)
+    }
+
     // MARK: - Secondaries
 
     /// The live secondaries, in attach order.
@@ -86,6 +95,15 @@ public final class DelegateSlot: MessageDispatching {
     @discardableResult
     public func attach<Target: AnyObject>(
         _ target: Target, retention: Retention = .weak, responses: Responses<Target>
+    ) -> DelegateToken {
+        secondaryChain.add(target, retention: retention, responses: responses)
+    }
+
+    /// As the overload taking ``Responses``, with `responses` in another form, such as
+    /// a type's ``SendableResponses``.
+    @discardableResult
+    public func attach<Target: AnyObject>(
+        _ target: Target, retention: Retention = .weak, responses: some ResponseSet<Target>
     ) -> DelegateToken {
         secondaryChain.add(target, retention: retention, responses: responses)
     }

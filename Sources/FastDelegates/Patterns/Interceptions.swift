@@ -1,8 +1,12 @@
 /// The messages a middle man intercepts, each with a handler that may call through to the
 /// receiver.
-public struct Interceptions<MiddleMan: AnyObject>: Sendable {
+///
+/// Like ``Responses``, for a dispatcher confined to one isolation domain: a handler may be any
+/// closure, so a `@MainActor` middle man's handlers use its isolated state directly. Not
+/// `Sendable`, for the same reason.
+public struct Interceptions<MiddleMan: AnyObject> {
     @usableFromInline
-    var makers: [UInt32: @Sendable (ReceiverLink) -> AnyHandler] = [:]
+    var makers: [UInt32: (ReceiverLink) -> AnyHandler] = [:]
 
     /// Intercepts nothing yet.
     public init() {}
@@ -16,7 +20,7 @@ public struct Interceptions<MiddleMan: AnyObject>: Sendable {
     @inlinable
     public func on<Input, Output>(
         _ message: Message<Input, Output>,
-        _ handler: @escaping @Sendable (MiddleMan, Input, _ callThrough: (Input) -> Output?) -> Output
+        _ handler: @escaping (MiddleMan, Input, _ callThrough: (Input) -> Output?) -> Output
     ) -> Interceptions<MiddleMan> {
         var copy = self
         copy.makers[message.id] = { link in

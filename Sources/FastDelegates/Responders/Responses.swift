@@ -2,25 +2,42 @@
 ///
 /// A handler receives the target as its first parameter, so it never has to capture the target
 /// (no retain cycle, no `weak self` dance) and never casts it: the compiler already knows its type.
-/// Build a set of responses once per type and share it (like an Objective-C method list), or
-/// build one per registration:
+///
+/// `Responses` is for the single-thread dispatchers (``DelegateChain``, ``DelegateSlot``,
+/// ``DelegateInterceptor``, ``DelegateRouter``), which stay in one isolation domain, so a
+/// handler may be any closure: it may capture non-`Sendable` state, and a handler written in
+/// `@MainActor` code may call the main actor's methods and read its state directly. For that
+/// reason `Responses` is not `Sendable`; declare a type's responses once as a `static let` in a
+/// `@MainActor` type, or use ``SendableResponses`` in a nonisolated one (and for a
+/// ``ConcurrentDelegateChain``):
 ///
 /// ```swift
-/// final class Analytics: DelegateResponder {
-///     var ticks = 0
-///     static let responses = Responses<Analytics>()
-///         .on(Scroll.didScroll) { me, offset in me.ticks += 1 }
+/// @MainActor final class ZoomController {
+///     var scale = 1.0
+///     func zoom(by y: Double) { scale = 1 + y / 100 }
 /// }
+/// extension ZoomController: @MainActor DelegateResponder {
+///     static let responses = Responses<ZoomController>()
+///         .on(Scroll.didScroll) { me, offset in me.zoom(by: offset) }
+/// }
+///
+/// let counter = Counter()                              // not Sendable
+/// chain.add(logger) { $0.on(Scroll.didScroll) { _, _ in counter.n += 1 } }
 /// ```
 ///
 /// Registering a second handler for the same message replaces the first.
-public struct Responses<Target: AnyObject>: Sendable {
+public struct Responses<Target: AnyObject>: ResponseSet {
     @usableFromInline
     var handlers: [UInt32: AnyHandler]
 
     /// Responses that answer nothing yet.
     public init() {
         handlers = [:]
+    }
+
+    /// The handlers of `responses`, which all are `@Sendable`, for a single-thread dispatcher.
+    public init(_ responses: SendableResponses<Target>) {
+        handlers = responses.handlers
     }
 
     /// These responses plus `handler` answering `message`.
@@ -31,7 +48,7 @@ public struct Responses<Target: AnyObject>: Sendable {
     @inlinable
     public consuming func on<Input, Output>(
         _ message: Message<Input, Output>,
-        _ handler: @escaping @Sendable (Target, Input) -> Output
+        _ handler: @escaping (Target, Input) -> Output
     ) -> Responses<Target> {
         // `self` is owned here: when the caller shares it with nothing, this adds in place.
         self.handlers[message.id] = Handler<Input, Output> { target, input in
@@ -46,15 +63,15 @@ public struct Responses<Target: AnyObject>: Sendable {
     @inlinable
     public consuming func on<Output>(
         _ message: Message<Void, Output>,
-        _ handler: @escaping @Sendable (Target) -> Output
+        _ handler: @escaping (Target) -> Output
     ) -> Responses<Target> {
         on(message) { target, _ in handler(target) }
     }
 
     /// These responses plus every handler of `other`; where both answer a message, `other` wins.
-    public func merging(_ other: Responses<Target>) -> Responses<Target> {
+    public func merging(_ other: some ResponseSet<Target>) -> Responses<Target> {
         var copy = self
-        copy.handlers.merge(other.handlers) { _, new in new }
+        copy.handlers.merge(other.responses.handlers) { _, new in new }
         return copy
     }
 
@@ -65,4 +82,7 @@ public struct Responses<Target: AnyObject>: Sendable {
 
     /// How many messages these responses answer.
     public var count: Int { handlers.count }
+
+    /// These responses themselves.
+    public var responses: Responses<Target> { self }
 }

@@ -1,3 +1,5 @@
+// The stored properties are named exactly as the JSON schema's snake_case keys.
+// swift-format-ignore: AlwaysUseLowerCamelCase
 /// One row of the report; its JSON form is the stable schema documented in docs/bench-schema.md.
 struct ResultRow: Codable, Equatable {
     /// Variant name, e.g. `fastdelegates-weak`.

@@ -163,7 +163,7 @@ enum ConcurrentVariant {
         init(_ n: Int, shared: Bool) {
             (chain, targets) = ConcurrentVariant.chain(n)
             let workerTargets = BenchTarget.make(n)
-            let workerResponses = Responses<BenchTarget>().on(ConcurrentVariant.workerTick) { me, value in
+            let workerResponses = SendableResponses<BenchTarget>().on(ConcurrentVariant.workerTick) { me, value in
                 me.sum &+= value
             }
             let workerChain = shared ? chain : ConcurrentDelegateChain()

@@ -11,7 +11,7 @@ final class TrackedBenchTarget: DelegateResponder, DelegateLifetimeTracking {
 
     deinit { bank?.total &+= sum }
 
-    static let responses = Responses<TrackedBenchTarget>()
+    static let responses = SendableResponses<TrackedBenchTarget>()
         .on(Bench.tick) { me, value in me.sum &+= value }
         .on(Bench.first) { _, value in value &+ 1 }
 

@@ -31,6 +31,7 @@ let allVariants: [Variant] = [
     FastDelegatesVariant.variant(retention: .weak, mode: .breaking),
     FastDelegatesVariant.variant(retention: .strong, mode: .breaking),
     FastDelegatesTrackedVariant.variant,
+    MainActorVariant.variant,
     ConcurrentVariant.weak,
     ConcurrentVariant.twoThreadsShared,
     ConcurrentVariant.twoThreadsSeparate,

@@ -40,7 +40,7 @@ final class BenchTarget: DelegateResponder, ScrollDelegate {
 
     deinit { bank?.total &+= sum }
 
-    static let responses = Responses<BenchTarget>()
+    static let responses = SendableResponses<BenchTarget>()
         .on(Bench.tick) { me, value in me.sum &+= value }
         .on(Bench.first) { _, value in value &+ 1 }
 

@@ -519,7 +519,7 @@ final class Recurser {
 
     init(chain: DelegateChain) { self.chain = chain }
 
-    static let responses = Responses<Recurser>().on(Scroll.didScroll) { me, n in
+    static let responses = SendableResponses<Recurser>().on(Scroll.didScroll) { me, n in
         guard me.depth >= 0, let chain = me.chain else { return }
         if n > 0 { chain.send(Scroll.didScroll, n - 1) }
         if n == 0 { me.depthAtBottom = chain.table.chain.pointee.depth }

@@ -31,7 +31,7 @@ struct ConcurrentDelegateChainTests {
         #expect(chain.targets.map { ($0 as! Probe).name } == ["c", "a", "b"])
         chain.insert(c, at: 2)  // moves: index among the others
         #expect(chain.targets.map { ($0 as! Probe).name } == ["a", "b", "c"])
-        chain.insert(a, at: 1, responses: Responses<Probe>().on(Scroll.didScroll) { me, v in
+        chain.insert(a, at: 1, responses: SendableResponses<Probe>().on(Scroll.didScroll) { me, v in
             me.log.record("\(me.name).extra(\(v))")
         })
         #expect(chain.targets.map { ($0 as! Probe).name } == ["b", "a", "c"])
@@ -290,12 +290,12 @@ struct ConcurrentDelegateChainTests {
             deinit { chain.remove(self) }
         }
         let chain = ConcurrentDelegateChain()
-        chain.add(Leaver(chain: chain), retention: .strong, responses: Responses<Leaver>())
+        chain.add(Leaver(chain: chain), retention: .strong, responses: SendableResponses<Leaver>())
         chain.removeAll()
         #expect(chain.count == 0)
         let leaver = Leaver(chain: chain)
-        chain.add(leaver, retention: .strong, responses: Responses<Leaver>())
-        chain.add(leaver, retention: .weak, responses: Responses<Leaver>())
+        chain.add(leaver, retention: .strong, responses: SendableResponses<Leaver>())
+        chain.add(leaver, retention: .weak, responses: SendableResponses<Leaver>())
         #expect(chain.count == 1)
     }
 
@@ -304,7 +304,7 @@ struct ConcurrentDelegateChainTests {
         let chain = ConcurrentDelegateChain()
         for round in 0..<50 {
             let probe = Probe("p\(round)", log: log)
-            chain.add(probe, responses: Responses<Probe>().on(Scroll.didScroll) { me, _ in me.log.record(me.name) })
+            chain.add(probe, responses: SendableResponses<Probe>().on(Scroll.didScroll) { me, _ in me.log.record(me.name) })
             chain.send(Scroll.didScroll, 0)
             #expect(chain.count == 1)
         }

@@ -80,8 +80,8 @@ struct MirrorRun {
         concurrent = ConcurrentDelegateChain(mode: mode)
     }
 
-    static func responses(_ handlers: [Int: Int]) -> Responses<MirrorTarget> {
-        var responses = Responses<MirrorTarget>()
+    static func responses(_ handlers: [Int: Int]) -> SendableResponses<MirrorTarget> {
+        var responses = SendableResponses<MirrorTarget>()
         for (message, version) in handlers {
             if message < 3 {
                 responses = responses.on(MirrorMessages.voids[message]) { me, value in

@@ -30,7 +30,7 @@ final class HammerTarget: DelegateResponder, Sendable {
         received.wrappingAdd(1, ordering: .relaxed)
     }
 
-    static let responses = Responses<HammerTarget>()
+    static let responses = SendableResponses<HammerTarget>()
         .on(HammerMessages.tick) { me, _ in me.receive() }
         .on(HammerMessages.answer) { me, value in
             me.receive()
@@ -197,8 +197,8 @@ struct ConcurrentStressTests {
 /// The responses the re-adding test gives a target it puts back (it re-adds in turn).
 private func reAddingResponses(
     of pool: [HammerTarget], message: Message<Int, Void>, chain: ConcurrentDelegateChain
-) -> Responses<HammerTarget> {
-    Responses<HammerTarget>().on(message) { me, value in
+) -> SendableResponses<HammerTarget> {
+    SendableResponses<HammerTarget>().on(message) { me, value in
         let other = pool[(me.id &+ value) % pool.count]
         chain.remove(other)
         chain.add(other, retention: .strong, responses: reAddingResponses(of: pool, message: message, chain: chain))

@@ -15,7 +15,7 @@ final class BlockingTarget: DelegateResponder, Sendable {
 
     init(onDeinit: @escaping @Sendable () -> Void = {}) { self.onDeinit = onDeinit }
 
-    static let responses = Responses<BlockingTarget>()
+    static let responses = SendableResponses<BlockingTarget>()
         .on(block) { me, _ in
             me.running.store(true, ordering: .sequentiallyConsistent)
             me.entered.signal()
@@ -83,7 +83,7 @@ struct RemovalWaitTests {
     @Test func aDeinitRunAtTheEndOfADispatchStillWaits() {
         let chain = ConcurrentDelegateChain()
         let blocked = BlockingTarget()
-        chain.add(blocked, responses: Responses<BlockingTarget>().on(BlockingTarget.other) { me, _ in
+        chain.add(blocked, responses: SendableResponses<BlockingTarget>().on(BlockingTarget.other) { me, _ in
             me.running.store(true, ordering: .sequentiallyConsistent)
             me.entered.signal()
             me.release.wait()

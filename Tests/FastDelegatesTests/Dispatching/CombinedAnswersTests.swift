@@ -6,7 +6,7 @@ struct CombinedAnswersTests {
     final class Voter {
         let name: String, vote: Bool, log: Log
         init(_ name: String, _ vote: Bool, log: Log) { self.name = name; self.vote = vote; self.log = log }
-        static let responses = Responses<Voter>()
+        static let responses = SendableResponses<Voter>()
             .on(Scroll.shouldScrollToTop) { me in me.log.record(me.name); return me.vote }
             .on(Scroll.heightForHeader) { me, section in Double(section) * (me.vote ? 2 : 3) }
     }

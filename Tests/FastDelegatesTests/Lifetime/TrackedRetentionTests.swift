@@ -23,7 +23,7 @@ final class Tracked: DelegateResponder, DelegateLifetimeTracking {
         onDeinit?()
     }
 
-    static let responses = Responses<Tracked>()
+    static let responses = SendableResponses<Tracked>()
         .on(Scroll.didScroll) { me, offset in
             me.log.record("\(me.name).didScroll(\(offset))")
             me.onScroll?(me)
@@ -257,7 +257,7 @@ final class StressTarget: DelegateResponder, DelegateLifetimeTracking, Sendable 
         shared.deaths.add(1, ordering: .relaxed)
     }
 
-    static let responses = Responses<StressTarget>().on(tick) { me, value in
+    static let responses = SendableResponses<StressTarget>().on(tick) { me, value in
         me.inHandler.add(1, ordering: .sequentiallyConsistent)
         if me.deinitStarted.load(ordering: .sequentiallyConsistent) {
             me.shared.violations.add(1, ordering: .relaxed)
@@ -289,7 +289,7 @@ final class HandoffTarget: DelegateResponder, DelegateLifetimeTracking, Sendable
         shared.deaths.add(1, ordering: .relaxed)
     }
 
-    static let responses = Responses<HandoffTarget>().on(StressTarget.tick) { me, value in
+    static let responses = SendableResponses<HandoffTarget>().on(StressTarget.tick) { me, value in
         me.inHandler.add(1, ordering: .sequentiallyConsistent)
         me.duringCall()
         if me.deinitStarted.load(ordering: .sequentiallyConsistent) {

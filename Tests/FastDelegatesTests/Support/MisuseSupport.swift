@@ -35,7 +35,7 @@ final class Mortal {
         onDeinit?()
     }
 
-    static let responses = Responses<Mortal>().on(Scroll.didScroll) { me, offset in
+    static let responses = SendableResponses<Mortal>().on(Scroll.didScroll) { me, offset in
         me.log.record("\(me.name).didScroll(\(offset))")
         me.onScroll?(me, offset)
     }
@@ -51,7 +51,7 @@ final class Counter {
     deinit { deaths?.value += 1 }
 
     /// One shared set of responses, so a million registrations make no million closures.
-    static let responses = Responses<Counter>().on(Scroll.didScroll) { me, _ in me.hits += 1 }
+    static let responses = SendableResponses<Counter>().on(Scroll.didScroll) { me, _ in me.hits += 1 }
 }
 
 /// A tracked (``DelegateLifetimeTracking``) counterpart of ``Counter``.
@@ -64,7 +64,7 @@ final class TrackedCounter: DelegateResponder, DelegateLifetimeTracking {
 
     deinit { deaths.value += 1 }
 
-    static let responses = Responses<TrackedCounter>().on(Scroll.didScroll) { me, _ in me.hits += 1 }
+    static let responses = SendableResponses<TrackedCounter>().on(Scroll.didScroll) { me, _ in me.hits += 1 }
 }
 
 final class DeathCount {

@@ -26,7 +26,7 @@ final class Probe: DelegateResponder {
         self.log = log
     }
 
-    static let responses = Responses<Probe>()
+    static let responses = SendableResponses<Probe>()
         .on(Scroll.didScroll) { me, offset in
             me.log.record("\(me.name).didScroll(\(offset))")
             me.onScroll?(me, offset)
@@ -55,5 +55,12 @@ extension Responses where Target == Plain {
     /// Responds to didScroll by logging it.
     static var scrolls: Responses<Plain> {
         Responses().on(Scroll.didScroll) { me, offset in me.log.record("\(me.name).didScroll(\(offset))") }
+    }
+}
+
+extension SendableResponses where Target == Plain {
+    /// Responds to didScroll by logging it, with a `@Sendable` handler (for the concurrent chain).
+    static var scrolls: SendableResponses<Plain> {
+        SendableResponses().on(Scroll.didScroll) { me, offset in me.log.record("\(me.name).didScroll(\(offset))") }
     }
 }

@@ -1,0 +1,42 @@
+/// A target together with `@Sendable` handlers for the messages it answers, its type erased:
+/// the ``AnyResponder`` that a ``ConcurrentDelegateChain`` may take.
+///
+/// Declare it in an extension of a nonisolated delegate protocol, with ``SendableResponses``:
+///
+/// ```swift
+/// protocol TickListener: AnyObject, Sendable {
+///     func tick(_ value: Int)
+/// }
+/// extension TickListener {
+///     var sendableResponder: AnySendableResponder {
+///         AnySendableResponder(self, responses: SendableResponses<Self>()
+///             .on(Clock.tick) { me, value in me.tick(value) })
+///     }
+/// }
+/// ```
+///
+/// Not `Sendable` itself (its target need not be): it carries handlers that are.
+public struct AnySendableResponder {
+    /// The target that answers.
+    public let target: AnyObject
+
+    @usableFromInline
+    let handlers: [UInt32: AnyHandler]
+
+    /// `target` answering `responses`.
+    public init<Target: AnyObject>(_ target: Target, responses: SendableResponses<Target>) {
+        self.target = target
+        handlers = responses.handlers
+    }
+
+    /// `target` answering its type's ``DelegateResponder/responses``, declared `@Sendable`.
+    public init<Target: DelegateResponder>(_ target: Target)
+    where Target.DeclaredResponses == SendableResponses<Target> {
+        self.init(target, responses: Target.responses)
+    }
+
+    /// Whether the target answers `message`.
+    public func answers<Input, Output>(_ message: Message<Input, Output>) -> Bool {
+        handlers[message.id] != nil
+    }
+}

@@ -1,0 +1,97 @@
+/// The Markdown report (`--format markdown`, `--markdown FILE`): the run's provenance, a summary of
+/// the tick scenario as ratios, the performance bars and the full results table. `make bench`
+/// writes it to docs/benchmarks.md, the page the README and the DocC articles link to.
+enum Markdown {
+    /// - Parameter chart: the chart's path relative to the report, embedded when given.
+    static func render(_ rows: [ResultRow], info: RunInfo, chart: String? = nil) -> String {
+        var out = """
+            # Benchmark results
+
+            Written by `fastdelegates-bench --format markdown` (`make bench` writes this page and \
+            `docs/bench.svg`): do not edit by hand, run the benchmark again. Columns, scenarios, \
+            variants and method: [bench-schema.md](bench-schema.md). Compare ratios measured in one \
+            run; absolute figures depend on the machine and its load.
+
+            | run | |
+            |---|---|
+            | date | \(cell(info.date)) |
+            | machine | \(cell(info.machine)) |
+            | OS | \(cell(info.operatingSystem)) |
+            | Swift | \(cell(info.swift)) |
+            | commit | \(cell(info.commit)) |
+            | command | `\(cell(info.commandLine))` |
+            | settings | \(cell(info.settings)) |
+
+            """
+        if let chart {
+            out += "\n![ns per dispatch of the tick scenario against N, log-log](\(chart))\n"
+        }
+        out += summary(rows)
+        let bars = Bars.render(rows).split(separator: "\n").dropFirst()
+        if !bars.isEmpty {
+            out += "\n## Performance bars\n\nEach ratio is first / second, from this run's medians.\n\n```text\n"
+            out += bars.joined(separator: "\n") + "\n```\n"
+        }
+        out += "\n## Full results\n"
+        var scenarios: [String] = []
+        for row in rows where !scenarios.contains(row.scenario) { scenarios.append(row.scenario) }
+        for scenario in scenarios {
+            out += """
+
+                ### \(scenario)
+
+                | N | variant | median ns | p90 ns | allocs/op | × \(baselineVariantName) | checksum (verified) |
+                |---:|---|---:|---:|---:|---:|---:|
+
+                """
+            for row in rows where row.scenario == scenario {
+                let cells = [
+                    String(row.targets), row.variant, readable(row.median_ns), readable(row.p90_ns),
+                    row.allocs_per_dispatch.map { fixed($0, 2) } ?? "n/a",
+                    row.ratio_to_fastdelegates.map { fixed($0, 2) + "×" } ?? "–",
+                    String(row.checksum),
+                ]
+                out += "| " + cells.map(cell).joined(separator: " | ") + " |\n"
+            }
+        }
+        return out
+    }
+
+    /// The tick scenario pivoted: one row per variant, one column per N, each cell the variant's
+    /// median over the baseline's at that N, under a row of the baseline's own figures.
+    static func summary(_ rows: [ResultRow], scenario: String = "tick") -> String {
+        let data = rows.filter { $0.scenario == scenario }
+        let counts = Array(Set(data.map(\.targets))).sorted()
+        guard data.contains(where: { $0.variant == baselineVariantName }) else { return "" }
+        var variants: [String] = []
+        for row in data where !variants.contains(row.variant) { variants.append(row.variant) }
+        let baseline = counts.map { n in
+            data.first { $0.variant == baselineVariantName && $0.targets == n }.map { readable($0.median_ns) } ?? "–"
+        }
+        var out = """
+
+            ## Summary: \(scenario), relative to \(baselineVariantName)
+
+            Each variant's median ns per dispatch divided by `\(baselineVariantName)`'s at the same N \
+            (FastDelegates' default: a plain class added with `add`). Above 1× the variant is slower.
+
+            | variant | \(counts.map { "N = \($0)" }.joined(separator: " | ")) |
+            |---|\(counts.map { _ in "---:|" }.joined())
+            | `\(baselineVariantName)`, ns per dispatch | \(baseline.joined(separator: " | ")) |
+
+            """
+        for variant in variants where variant != baselineVariantName {
+            let cells = counts.map { n in
+                data.first { $0.variant == variant && $0.targets == n }?.ratio_to_fastdelegates
+                    .map { fixed($0, 2) + "×" } ?? "–"
+            }
+            out += "| \(variant) | \(cells.joined(separator: " | ")) |\n"
+        }
+        return out
+    }
+
+    /// Text safe inside a table cell.
+    private static func cell(_ text: String) -> String {
+        text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+
+/// Where and how a run was measured: the header of the Markdown report, so a published figure
+/// always says which machine, toolchain and commit it came from.
+struct RunInfo {
+    /// When the run finished, UTC, ISO 8601.
+    var date: String
+    /// CPU model, logical cores and memory.
+    var machine: String
+    /// Distribution, kernel and architecture.
+    var operatingSystem: String
+    /// The Swift toolchain, and the build configuration of this binary.
+    var swift: String
+    /// The measured commit (`git rev-parse --short HEAD`), "unknown" outside a checkout.
+    var commit: String
+    /// The command line, as it can be typed again.
+    var commandLine: String
+    /// Samples, warm-up, sample time, seed and whether allocations were counted.
+    var settings: String
+
+    /// Collects the information of the current process and machine.
+    static func current(settings: HarnessSettings, quick: Bool) -> RunInfo {
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        let mode = quick ? "quick (`--quick`: too few samples to publish)" : "full"
+        return RunInfo(
+            date: formatter.string(from: Date()),
+            machine: machine(),
+            operatingSystem: operatingSystem(),
+            swift: swiftVersion(),
+            commit: commit(),
+            commandLine: commandLine(),
+            settings: "\(mode); \(settings.samples) timed samples of about "
+                + "\(readable(settings.sampleNanoseconds / 1_000_000)) ms per variant after "
+                + "\(settings.warmupSamples) warm-up, interleaved round-robin; seed \(settings.seed); "
+                + (settings.countAllocations ? "allocations counted" : "allocations not counted"))
+    }
+
+    static func machine() -> String {
+        let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+        let model = field("model name", in: cpuinfo, separator: ":") ?? "unknown CPU"
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let memory = Double(ProcessInfo.processInfo.physicalMemory) / Double(1 << 30)
+        return "\(model), \(cores) logical core\(cores == 1 ? "" : "s"), \(fixed(memory, 1)) GiB memory"
+    }
+
+    static func operatingSystem() -> String {
+        let release = (try? String(contentsOfFile: "/etc/os-release", encoding: .utf8)) ?? ""
+        let name =
+            field("PRETTY_NAME", in: release, separator: "=")?
+            .trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+            ?? ProcessInfo.processInfo.operatingSystemVersionString
+        var system = utsname()
+        uname(&system)
+        func string<T>(_ field: T) -> String {
+            withUnsafeBytes(of: field) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        }
+        return "\(name), kernel \(string(system.release)), \(string(system.machine))"
+    }
+
+    /// `swift --version` of the toolchain on the path, and the compiler this binary was built with.
+    static func swiftVersion() -> String {
+        #if DEBUG
+        let configuration = "debug build (not representative)"
+        #else
+        let configuration = "release build"
+        #endif
+        let toolchain = run("swift", ["--version"])?.split(separator: "\n").first.map(String.init)
+        return "\(toolchain ?? "Swift \(compilerVersion)"); \(configuration)"
+    }
+
+    /// The compiler that built this binary, to the minor version.
+    static var compilerVersion: String {
+        #if compiler(>=7.0)
+        return "7.0 or later"
+        #elseif compiler(>=6.3)
+        return "6.3"
+        #elseif compiler(>=6.2)
+        return "6.2"
+        #elseif compiler(>=6.1)
+        return "6.1"
+        #else
+        return "6.0"
+        #endif
+    }
+
+    /// The short commit hash of the working directory's checkout, marked when it has changes that
+    /// can affect a measurement (changes to Markdown files and `docs/`, which `make bench` itself
+    /// rewrites, do not count).
+    static func commit() -> String {
+        guard let hash = run("git", ["rev-parse", "--short", "HEAD"])?.trimmingCharacters(in: .whitespacesAndNewlines),
+            !hash.isEmpty
+        else { return "unknown" }
+        let measured = [":(top)", ":(top,exclude)docs", ":(top,exclude)*.md"]
+        let changes = run("git", ["status", "--porcelain", "--untracked-files=no", "--"] + measured) ?? ""
+        return changes.isEmpty ? hash : "\(hash) (with uncommitted changes)"
+    }
+
+    /// The arguments, the program named by its base name, shell-quoted where needed.
+    static func commandLine() -> String {
+        var arguments = CommandLine.arguments
+        if let program = arguments.first { arguments[0] = URL(fileURLWithPath: program).lastPathComponent }
+        return arguments.map { argument in
+            let plain = argument.allSatisfy { $0.isLetter || $0.isNumber || "-_./,=:".contains($0) }
+            return plain && !argument.isEmpty
+                ? argument : "'" + argument.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        }.joined(separator: " ")
+    }
+
+    /// The value of the first `key<separator>value` line.
+    private static func field(_ key: String, in text: String, separator: Character) -> String? {
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: separator, maxSplits: 1)
+            if parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == key {
+                return parts[1].trimmingCharacters(in: .whitespaces)
+            }
+        }
+        return nil
+    }
+
+    /// Standard output of a program found on the path, or nil if it cannot run or fails.
+    private static func run(_ program: String, _ arguments: [String]) -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [program] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return nil }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return process.terminationStatus == 0 ? String(decoding: data, as: UTF8.self) : nil
+    }
+}
