@@ -15,7 +15,9 @@ struct HandoffMutex<Value: ~Copyable>: ~Copyable, @unchecked Sendable {
     }
 
     /// Runs `body` under the mutex.
-    borrowing func withLock<Result: ~Copyable>(_ body: (inout sending Value) throws -> sending Result) rethrows -> sending Result {
+    borrowing func withLock<Result: ~Copyable>(_ body: (inout sending Value) throws -> sending Result) rethrows
+        -> sending Result
+    {
         try mutex.withLock { value in
             _ = handoff.load(ordering: .acquiring)
             defer { handoff.wrappingAdd(1, ordering: .releasing) }

@@ -145,7 +145,8 @@ final class ReadSide: Sendable {
 /// `cell` is the address of the chain's `SnapshotCell`.
 @inlinable @inline(__always)
 func enterConcurrentDispatch(_ readSide: ReadSide, cell: UInt) -> Unmanaged<ReaderRecord> {
-    let record = cdt_thread_record().map { Unmanaged<ReaderRecord>.fromOpaque($0) }
+    let record =
+        cdt_thread_record().map { Unmanaged<ReaderRecord>.fromOpaque($0) }
         ?? readSide.registerCurrentThread()
     record._withUnsafeGuaranteedRef { record in
         // Sequentially consistent announcements: ordered before the snapshot load.
@@ -153,7 +154,8 @@ func enterConcurrentDispatch(_ readSide: ReadSide, cell: UInt) -> Unmanaged<Read
         case 0:
             // The epoch's store publishes the chain's (a reclaimer loads the epoch first).
             record.chain0.store(cell, ordering: .relaxed)
-            record.epoch.store(readSide.epoch.load(ordering: .sequentiallyConsistent), ordering: .sequentiallyConsistent)
+            record.epoch.store(
+                readSide.epoch.load(ordering: .sequentiallyConsistent), ordering: .sequentiallyConsistent)
         case 1: record.chain1.store(cell, ordering: .sequentiallyConsistent)
         case 2: record.chain2.store(cell, ordering: .sequentiallyConsistent)
         case 3: record.chain3.store(cell, ordering: .sequentiallyConsistent)

@@ -70,8 +70,9 @@ final class SnapshotCell: @unchecked Sendable {
     func reclaim(_ readSide: ReadSide) {
         requests.add(1, ordering: .sequentiallyConsistent)
         while true {
-            guard reclaiming.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent)
-                .exchanged
+            guard
+                reclaiming.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent)
+                    .exchanged
             else { return }
             let seen = requests.load(ordering: .sequentiallyConsistent)
             // Take the candidates first: only snapshots swapped out before the scan are judged by it.

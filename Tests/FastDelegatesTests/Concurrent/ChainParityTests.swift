@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import FastDelegates
 
 /// `ConcurrentDelegateChain` has the API of `DelegateChain`: every public member of one has a
@@ -102,7 +103,8 @@ struct ChainParityTests {
             #expect(concurrent.contains(known), "parser missed ConcurrentDelegateChain.\(known)")
         }
         let missing = plain.subtracting(concurrent).subtracting(Self.onlyOnDelegateChain.keys)
-        #expect(missing.isEmpty, "DelegateChain members without a ConcurrentDelegateChain counterpart: \(missing.sorted())")
+        #expect(
+            missing.isEmpty, "DelegateChain members without a ConcurrentDelegateChain counterpart: \(missing.sorted())")
         let extra = concurrent.subtracting(plain).subtracting(Self.onlyOnConcurrentChain.keys)
         #expect(extra.isEmpty, "ConcurrentDelegateChain members without a DelegateChain counterpart: \(extra.sorted())")
     }
@@ -145,7 +147,7 @@ struct ChainParityTests {
             let mine = seen.filter { $0 / 1_000 == thread }
             #expect(mine == mine.sorted())
         }
-        chain.send(Scroll.didScroll, 0)      // the ended stream is dropped
+        chain.send(Scroll.didScroll, 0) // the ended stream is dropped
         #expect(chain.observerCount(of: Scroll.didScroll) == 0)
         let observed = chain.observed.load(ordering: .relaxed)
         #expect(!observed)

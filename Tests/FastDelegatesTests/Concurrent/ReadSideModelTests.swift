@@ -103,7 +103,8 @@ struct ReadSideModel: Hashable {
     init(readers: [Int], writers: [Int], defect: Defect = .none) {
         self.defect = defect
         records = Array(repeating: 0, count: readers.count)
-        threads = readers.map { Thread(role: .reader(dispatches: $0), remaining: $0) }
+        threads =
+            readers.map { Thread(role: .reader(dispatches: $0), remaining: $0) }
             + writers.map { Thread(role: .writer(publishes: $0), remaining: $0) }
     }
 
@@ -318,7 +319,10 @@ struct CallWaitModel: Hashable {
         switch callers[index] {
         case 0:
             if defect == .checkBeforeAnnounce {
-                if removed { callers[index] = 4; return true }
+                if removed {
+                    callers[index] = 4
+                    return true
+                }
                 callers[index] = 1
             } else {
                 inFlight += 2

@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import FastDelegates
 
 /// A target whose handler, on the thread that sends `block`, announces itself and then waits
@@ -60,11 +61,11 @@ struct RemovalWaitTests {
         let sender = startThread { chain.send(BlockingTarget.block, 1) }
         target.entered.wait()
         let first = startThread { chain.remove(target) }
-        while chain.contains(target) { usleep(1_000) }       // B has taken it out and waits
+        while chain.contains(target) { usleep(1_000) } // B has taken it out and waits
         let third = startThread {
             switch second {
             case .cancel: token.cancel()
-            case .remove: #expect(!chain.remove(target))      // already removed: false, yet waits
+            case .remove: #expect(!chain.remove(target)) // already removed: false, yet waits
             case .removeAll: chain.removeAll()
             }
         }
@@ -83,12 +84,14 @@ struct RemovalWaitTests {
     @Test func aDeinitRunAtTheEndOfADispatchStillWaits() {
         let chain = ConcurrentDelegateChain()
         let blocked = BlockingTarget()
-        chain.add(blocked, responses: SendableResponses<BlockingTarget>().on(BlockingTarget.other) { me, _ in
-            me.running.store(true, ordering: .sequentiallyConsistent)
-            me.entered.signal()
-            me.release.wait()
-            me.running.store(false, ordering: .sequentiallyConsistent)
-        })
+        chain.add(
+            blocked,
+            responses: SendableResponses<BlockingTarget>().on(BlockingTarget.other) { me, _ in
+                me.running.store(true, ordering: .sequentiallyConsistent)
+                me.entered.signal()
+                me.release.wait()
+                me.running.store(false, ordering: .sequentiallyConsistent)
+            })
         let removalReturned = ReturnFlag()
         let runningWhenReturned = ReturnFlag()
         do {
@@ -107,7 +110,7 @@ struct RemovalWaitTests {
             dying.entered.wait()
             let remover = startThread { chain.remove(dying) }
             while chain.contains(dying) { usleep(1_000) }
-            dying.release.signal()                           // the sender's dispatch ends
+            dying.release.signal() // the sender's dispatch ends
             sender.done.wait()
             remover.done.wait()
             usleep(100_000)

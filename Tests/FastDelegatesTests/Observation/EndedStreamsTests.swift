@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import FastDelegates
 
 /// A stream that ends on another thread while the dispatcher prunes ended streams is dropped
