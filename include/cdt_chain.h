@@ -175,6 +175,10 @@ void cdt_debug_set_force_collisions(int enabled);
 /// only speed). Returns 0, or -1 if the chain already has entries.
 int cdt_chain_debug_force_collisions(cdt_chain *chain);
 
+/// Test hook: the next acquisition takes generation `next` + 1 (wrapping past UINT32_MAX to 1,
+/// as every acquisition does), so tests can reach the wrap without 2^32 adds.
+void cdt_chain_debug_set_next_generation(cdt_chain *chain, uint32_t next);
+
 // MARK: - Hot path
 
 /// The responders of `message`, in order; an empty span if it has none. O(1) expected.

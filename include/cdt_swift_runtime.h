@@ -12,6 +12,7 @@
 #define CDT_SWIFT_RUNTIME_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -30,6 +31,14 @@ void cdt_swift_unowned_retain(void *object);
 
 /// Gives back an unowned reference; the last one frees a deinitialized object's memory.
 void cdt_swift_unowned_release(void *object);
+
+/// Whether the object has started to deinitialize; the object's memory must be valid (held by
+/// an unowned reference). Reads the reference count only: it takes and gives back nothing, so
+/// it can never run a deinit.
+bool cdt_swift_is_deallocating(void *object);
+
+/// The object's unowned reference count (for tests: whether a holder gave its reference back).
+size_t cdt_swift_unowned_count(void *object);
 
 #ifdef __cplusplus
 }

@@ -7,7 +7,7 @@
 # and process start cancel out. Needs valgrind (apt-get install -y valgrind).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-VARIANTS="${1:-fastdelegates-weak fastdelegates-tracked fastdelegates-strong handwritten-weak-var strong-array}"
+VARIANTS="${1:-fastdelegates-weak fastdelegates-weak-reference fastdelegates-strong handwritten-weak-var strong-array}"
 COUNTS="${2:-1 4 16}"
 command -v valgrind >/dev/null || { echo "callgrind.sh: install valgrind first" >&2; exit 2; }
 swift build -c release --product fastdelegates-bench >/dev/null

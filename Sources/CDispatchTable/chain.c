@@ -17,6 +17,10 @@ int cdt_chain_debug_force_collisions(cdt_chain *chain) {
     return 0;
 }
 
+void cdt_chain_debug_set_next_generation(cdt_chain *chain, uint32_t next) {
+    chain->next_generation = next;
+}
+
 cdt_chain *cdt_chain_create(void) {
     cdt_chain *chain = calloc(1, sizeof *chain);
     if (!chain) return NULL;

@@ -57,7 +57,8 @@ struct FastDelegatesBench: ParsableCommand {
 
     @Option(help: ArgumentHelp(
         "Run exactly this many tick dispatches per selected variant and target count, untimed, "
-            + "then exit: for instruction counts under valgrind --tool=callgrind (scripts/callgrind.sh).",
+            + "then exit: for instruction counts under valgrind --tool=callgrind (scripts/callgrind.sh). "
+            + "With --filter churn/VARIANT, that many churn steps instead.",
         valueName: "dispatches"))
     var profile: Int?
 
@@ -138,21 +139,24 @@ struct FastDelegatesBench: ParsableCommand {
         Progress.note("all \(measurements.count) checksums verified")
     }
 
-    /// Runs `dispatches` ticks (values 0, 1, …) per selected variant and N, and checks them.
+    /// Runs `dispatches` ticks (values 0, 1, …) per selected variant and N, and checks them; a
+    /// filter beginning with "churn/" runs that many churn steps instead.
     func runProfile(dispatches: Int) throws {
         let valueSum = dispatches &* (dispatches &- 1) / 2
+        let scenario: Scenario = filter?.hasPrefix("churn/") == true ? .churn : .tick
+        let name = scenario == .churn ? "churn" : "tick"
         // A filter naming one variant exactly ("tick/fastdelegates-weak") selects only that one.
-        let exact = allVariants.contains { "tick/\($0.name)" == filter }
+        let exact = allVariants.contains { "\(name)/\($0.name)" == filter }
         for variant in allVariants
-        where exact ? "tick/\(variant.name)" == filter : selected(scenario: "tick", variant: variant.name) {
+        where exact ? "\(name)/\(variant.name)" == filter : selected(scenario: name, variant: variant.name) {
             for n in targetCounts ?? [] {
-                guard let runner = variant.make(.tick, n) else { continue }
+                guard let runner = variant.make(scenario, n) else { continue }
                 runner.run(dispatches, base: 0)
-                let expected = Scenario.tick.expectedChecksum(
+                let expected = scenario.expectedChecksum(
                     targets: n, breaking: variant.breaking, dispatches: dispatches, valueSum: valueSum)
-                print("profile tick/\(variant.name) N=\(n): \(dispatches) dispatches, checksum \(runner.checksum)")
+                print("profile \(name)/\(variant.name) N=\(n): \(dispatches) dispatches, checksum \(runner.checksum)")
                 if runner.checksum != expected {
-                    Progress.note("CHECKSUM MISMATCH tick/\(variant.name) N=\(n): expected \(expected)")
+                    Progress.note("CHECKSUM MISMATCH \(name)/\(variant.name) N=\(n): expected \(expected)")
                     throw ExitCode.failure
                 }
             }

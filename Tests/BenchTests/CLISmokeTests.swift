@@ -61,8 +61,8 @@ import Testing
         }
         let variants = Set(rows.compactMap { $0["variant"] as? String })
         for expected in [
-            "fastdelegates-weak", "fastdelegates-strong", "pure-swift-proxy", "handwritten-weak-var",
-            "strong-array", "naive-weak-multicast", "notificationcenter", "opencombine",
+            "fastdelegates-weak", "fastdelegates-weak-reference", "fastdelegates-strong", "pure-swift-proxy",
+            "handwritten-weak-var", "strong-array", "naive-weak-multicast", "notificationcenter", "opencombine",
         ] {
             #expect(variants.contains(expected))
         }

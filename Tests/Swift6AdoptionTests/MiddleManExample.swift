@@ -12,11 +12,13 @@ struct MainActorMiddleManExample {
         private var interceptor: DelegateInterceptor<StretchyHeaderScrollView>!
 
         init() {
-            interceptor = DelegateInterceptor(middleMan: self, interceptions: Interceptions()
-                .on(ScrollMessages.didScroll) { me, offset, callThrough in
-                    me.stretch(to: offset)
-                    callThrough(offset)
-                })
+            interceptor = DelegateInterceptor(
+                middleMan: self,
+                interceptions: Interceptions()
+                    .on(ScrollMessages.didScroll) { me, offset, callThrough in
+                        me.stretch(to: offset)
+                        callThrough(offset)
+                    })
         }
 
         private func stretch(to offset: Double) {

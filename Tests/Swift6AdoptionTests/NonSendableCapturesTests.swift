@@ -30,14 +30,18 @@ struct NonSendableCaptureTests {
 
     @Test func interceptor() {
         let tally = Tally(), middleMan = Plain(), receiver = Plain()
-        let interceptor = DelegateInterceptor(middleMan: middleMan, interceptions: Interceptions<Plain>()
-            .on(Scroll.didScroll) { _, y, callThrough in
+        let interceptor = DelegateInterceptor(
+            middleMan: middleMan,
+            interceptions: Interceptions<Plain>()
+                .on(Scroll.didScroll) { _, y, callThrough in
+                    tally.values.append(y)
+                    callThrough(y * 10)
+                })
+        interceptor.setReceiver(
+            receiver,
+            responses: Responses<Plain>().on(Scroll.didScroll) { _, y in
                 tally.values.append(y)
-                callThrough(y * 10)
             })
-        interceptor.setReceiver(receiver, responses: Responses<Plain>().on(Scroll.didScroll) { _, y in
-            tally.values.append(y)
-        })
         interceptor.send(Scroll.didScroll, 3)
         #expect(tally.values == [3, 30])
         withExtendedLifetime((middleMan, receiver)) {}
@@ -46,10 +50,12 @@ struct NonSendableCaptureTests {
     @Test func router() {
         let tally = Tally(), selection = Tally()
         let router = DelegateRouter<Int>(key: { selection.values.count })
-        router.route(0, to: Plain(), responses: Responses<Plain>().on(Scroll.didScroll) { _, y in tally.values.append(y) })
-        router.route(1, to: Plain(), responses: Responses<Plain>().on(Scroll.didScroll) { _, y in tally.values.append(-y) })
+        router.route(
+            0, to: Plain(), responses: Responses<Plain>().on(Scroll.didScroll) { _, y in tally.values.append(y) })
+        router.route(
+            1, to: Plain(), responses: Responses<Plain>().on(Scroll.didScroll) { _, y in tally.values.append(-y) })
         router.send(Scroll.didScroll, 4)
-        selection.values.append(0)                      // the key closure reads non-Sendable state
+        selection.values.append(0) // the key closure reads non-Sendable state
         router.send(Scroll.didScroll, 4)
         #expect(tally.values == [4, -4])
     }
@@ -59,10 +65,12 @@ struct NonSendableCaptureTests {
         let height = Message<Int, Double>("adoption.heightForRow:")
         chain.add(a) { $0.on(height) { _, row in Double(row) } }
         chain.add(b) { $0.on(height) { _, row in Double(row) * 2 } }
-        let total = chain.send(height, 3, combining: .reduce(0) { sum, next in
-            seen.values.append(next)                    // a non-Sendable capture in the combination
-            return sum + next
-        })
+        let total = chain.send(
+            height, 3,
+            combining: .reduce(0) { sum, next in
+                seen.values.append(next) // a non-Sendable capture in the combination
+                return sum + next
+            })
         #expect(total == 9)
         #expect(seen.values == [3, 6])
         withExtendedLifetime((a, b)) {}
@@ -81,11 +89,16 @@ struct MainActorOwnerTests {
 
         init() {
             chain.add(self) { $0.on(Scroll.didScroll) { me, y in me.offsets.append(y) } }
-            slot.setPrimary(self, responses: Responses<Screen>().on(Scroll.didScroll) { me, y in me.offsets.append(y + 1) })
-            router.route(false, to: self, retention: .weak, responses: Responses<Screen>()
-                .on(Scroll.didScroll) { me, y in me.offsets.append(me.isCompact ? 0 : y + 2) })
-            interceptor = DelegateInterceptor(middleMan: self, interceptions: Interceptions()
-                .on(Scroll.didScroll) { me, y, _ in me.offsets.append(y + 3) })
+            slot.setPrimary(
+                self, responses: Responses<Screen>().on(Scroll.didScroll) { me, y in me.offsets.append(y + 1) })
+            router.route(
+                false, to: self, retention: .weak,
+                responses: Responses<Screen>()
+                    .on(Scroll.didScroll) { me, y in me.offsets.append(me.isCompact ? 0 : y + 2) })
+            interceptor = DelegateInterceptor(
+                middleMan: self,
+                interceptions: Interceptions()
+                    .on(Scroll.didScroll) { me, y, _ in me.offsets.append(y + 3) })
         }
 
         func scroll(_ y: Double) {

@@ -22,7 +22,7 @@ struct OptionalAnswerTests {
         let title = chain.send(Self.titleForRow, 2)
         #expect(type(of: title) == String?.self)
         #expect(title == "row 2")
-        #expect(chain.send(Self.titleForRow, 0, default: "untitled") == nil)   // answered nil
+        #expect(chain.send(Self.titleForRow, 0, default: "untitled") == nil) // answered nil
         withExtendedLifetime(target) {}
     }
 

@@ -33,8 +33,10 @@ protocol TickListener: AnyObject, Sendable {
 
 extension TickListener {
     var sendableResponder: AnySendableResponder {
-        AnySendableResponder(self, responses: SendableResponses<Self>()
-            .on(Scroll.didScroll) { me, offset in me.scrolled(offset) })
+        AnySendableResponder(
+            self,
+            responses: SendableResponses<Self>()
+                .on(Scroll.didScroll) { me, offset in me.scrolled(offset) })
     }
 }
 
@@ -82,7 +84,7 @@ struct ResponseFormTests {
         let listener = AtomicListener()
         let concurrent = ConcurrentDelegateChain()
         concurrent.add(listener.sendableResponder)
-        concurrent.insert(AtomicListener().sendableResponder, at: 0)   // dies at once: skipped
+        concurrent.insert(AtomicListener().sendableResponder, at: 0) // dies at once: skipped
         concurrent.send(Scroll.didScroll, 5)
         let chain = DelegateChain()
         chain.add(AnyResponder(listener.sendableResponder))

@@ -25,10 +25,12 @@ extension ScrollViewDelegate {
     /// The protocol's responses, for every conformer. The handlers call main-actor methods
     /// directly: the extension, and so each closure, is isolated to the main actor.
     var responder: AnyResponder {
-        AnyResponder(self, responses: Responses<Self>()
-            .on(ScrollMessages.didScroll) { me, offset in me.scrollViewDidScroll(offset) }
-            .on(ScrollMessages.willBeginDragging) { me in me.scrollViewWillBeginDragging() }
-            .on(ScrollMessages.shouldScrollToTop) { me in me.scrollViewShouldScrollToTop() })
+        AnyResponder(
+            self,
+            responses: Responses<Self>()
+                .on(ScrollMessages.didScroll) { me, offset in me.scrollViewDidScroll(offset) }
+                .on(ScrollMessages.willBeginDragging) { me in me.scrollViewWillBeginDragging() }
+                .on(ScrollMessages.shouldScrollToTop) { me in me.scrollViewShouldScrollToTop() })
     }
 }
 

@@ -36,11 +36,13 @@ struct MainActorSearchScopeRouterExample {
             router.route(.people, to: people, retention: .weak)
             router.route(.organizations, to: OrganizationSource())
             // The default answers through a handler that uses this controller's state.
-            router.setDefault(self, retention: .weak, responses: Responses<SearchController>()
-                .on(TableMessages.numberOfRows) { me, _ in
-                    me.reloads += 1
-                    return 0
-                })
+            router.setDefault(
+                self, retention: .weak,
+                responses: Responses<SearchController>()
+                    .on(TableMessages.numberOfRows) { me, _ in
+                        me.reloads += 1
+                        return 0
+                    })
         }
 
         func visibleRows() -> [String] {

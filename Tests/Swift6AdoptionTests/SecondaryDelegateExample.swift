@@ -36,10 +36,10 @@ struct MainActorSecondaryDelegateExample {
         scrollView.delegate = second
         scrollView.drag(to: [20])
         second.allowsScrollToTop = false
-        scrollView.tapStatusBar()                       // the primary says no: nothing moves
+        scrollView.tapStatusBar() // the primary says no: nothing moves
         #expect(scrollView.offset == 20)
         scrollView.delegate = nil
-        scrollView.tapStatusBar()                       // nobody objects: back to the top
+        scrollView.tapStatusBar() // nobody objects: back to the top
         #expect(scrollView.offset == 0)
 
         #expect(first.shownOffsets == [10, 30])

@@ -29,7 +29,6 @@ extension DelegateChain {
     public func forEachAnswer<Input, Output>(
         to message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool
     ) -> Bool {
-        if table.inbox.hasReports { reclaimReportedDeaths() }
         if observers != nil { notifyObservers(message, input) }
         let stopped = table.forEachResponder(of: message) { target, handler in
             body(handler.body(target, input))

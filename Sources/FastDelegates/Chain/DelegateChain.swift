@@ -19,8 +19,12 @@
 /// Semantics:
 /// - Targets are kept in registration order (``insert(_:at:retention:responses:)`` places one
 ///   anywhere). A target added twice is one target.
-/// - A target is held weakly unless added with ``Retention/strong``. A dead target is skipped,
-///   never called, and its slot is reclaimed.
+/// - A target is held weakly unless added with ``Retention/strong``: never kept alive, never
+///   called during or after its `deinit` (even when its last release happens on another thread
+///   mid-send), never freed during its own handler, skipped once dead and its slot reclaimed.
+///   A native Swift class gets this on the zeroing fast path, with no conformance or stored
+///   property (see <doc:ChoosingADispatchMode>); an Objective-C-rooted object, through a Swift
+///   `weak` reference.
 /// - A void message reaches every live responder in order (``Mode/nonBreaking``) or only the
 ///   first (``Mode/breaking``). A message with an answer returns the first live responder's
 ///   answer, `nil` or the caller's default when nobody answers; it never traps.
@@ -59,14 +63,9 @@ public final class DelegateChain: MessageDispatching {
     @usableFromInline
     let table: DispatchTable
 
-    /// Every registration, live or not yet swept, ordered by `order`. A removed registration
-    /// stays (with no target) until the next sweep, so that removals cost no array shifting.
-    private var registrations: [Registration] = []
-    /// How many registrations in `registrations` were removed and wait for a sweep.
-    private var removedInList = 0
-    private var byIdentity: [ObjectIdentifier: Registration] = [:]
-    private var byGeneration: [UInt32: Registration] = [:]
-    private var sweepThreshold = 16
+    /// Every registration in order, the identity and serial indexes, and the sweep rules (the
+    /// model ``ConcurrentDelegateChain`` shares); the C table mirrors it for the hot path.
+    private var list = RegistrationList<Registration>()
     /// Dispatches that handed back dead targets or parked objects since the last sweep.
     private var cleanupsSinceSweep = 0
 
@@ -74,8 +73,6 @@ public final class DelegateChain: MessageDispatching {
     /// nil check for observation.
     @usableFromInline
     @exclusivity(unchecked) var observers: MessageObservers?
-
-    private static let orderStep: UInt64 = 1 << 24
 
     /// An empty chain.
     public init(mode: Mode = .nonBreaking) {
@@ -203,11 +200,7 @@ public final class DelegateChain: MessageDispatching {
     /// Removes every target.
     /// - Complexity: O(*n*) for *n* targets.
     public func removeAll() {
-        let removed = registrations
-        registrations.removeAll()
-        byIdentity.removeAll()
-        byGeneration.removeAll()
-        removedInList = 0
+        let removed = list.removeAll()
         for registration in removed { table.release(registration) }
         afterMutation()
         // Strong targets die here, once the chain is consistent: their deinit may use it.
@@ -219,22 +212,19 @@ public final class DelegateChain: MessageDispatching {
     /// The live targets, in dispatch order.
     /// - Complexity: O(*n*).
     public var targets: [AnyObject] {
-        reclaimReportedDeathsIfAny()
-        return registrations.compactMap { $0.target }
+        list.entries.compactMap { $0.isUnlisted ? nil : $0.target }
     }
 
     /// How many live targets the chain has.
     /// - Complexity: O(*n*): each weak target is checked.
     public var count: Int {
-        reclaimReportedDeathsIfAny()
-        return registrations.reduce(0) { $0 + ($1.target == nil ? 0 : 1) }
+        list.entries.reduce(0) { $0 + (!$1.isUnlisted && $1.isAlive ? 1 : 0) }
     }
 
     /// Whether the chain has no live target.
     /// - Complexity: O(*n*) when the first targets are dead, else O(1).
     public var isEmpty: Bool {
-        reclaimReportedDeathsIfAny()
-        return !registrations.contains { $0.target != nil }
+        !list.entries.contains { !$0.isUnlisted && $0.isAlive }
     }
 
     /// Whether `target` is in the chain.
@@ -272,14 +262,31 @@ public final class DelegateChain: MessageDispatching {
 
     // MARK: - Internals
 
-    func removeRegistration(generation: UInt32) {
-        guard let registration = byGeneration[generation] else { return }
+    /// Removes the registration a token made, if it is still in the chain.
+    func removeRegistration(serial: UInt64) {
+        guard let registration = list.entry(serial: serial) else { return }
         unregister(registration)
+    }
+
+    /// Test hook: the C table's next slot takes generation `next` + 1 (see
+    /// `cdt_chain_debug_set_next_generation`).
+    func setNextGenerationForTesting(_ next: UInt32) {
+        table.setNextGeneration(next)
+    }
+
+    /// The C generation of `target`'s slot, for tests.
+    func generationForTesting(of target: AnyObject) -> UInt32? {
+        liveRegistration(of: target)?.handle.generation
+    }
+
+    /// Registrations whose zeroing hold keeps the memory of a dead target, for tests: what
+    /// memory a chain that never sends holds beyond its live targets.
+    var deadAllocationsHeld: Int {
+        list.entries.reduce(0) { $0 + ($1.holdsDeadAllocation ? 1 : 0) }
     }
 
     /// Sizes of the C table, for tests and the benchmark.
     var tableStats: (liveSlots: Int, slotCapacity: Int, messages: Int, entries: Int) {
-        reclaimReportedDeathsIfAny()
         let stats = table.stats
         return (Int(stats.live_slots), Int(stats.slot_capacity), Int(stats.messages), Int(stats.entries))
     }
@@ -290,66 +297,56 @@ public final class DelegateChain: MessageDispatching {
 
     /// Registrations not removed: live, or dead and not yet swept.
     var registrationCount: Int {
-        reclaimReportedDeathsIfAny()
-        return registrations.count - removedInList
+        list.listedCount
     }
 
     /// Registrations the chain's list holds, removed ones not yet swept included: what its
     /// memory grows with.
     var registrationListCount: Int {
-        reclaimReportedDeathsIfAny()
-        return registrations.count
+        list.entries.count
     }
 
     var invariantViolation: Int32 { table.invariantViolation }
 
     private func liveRegistration(of target: AnyObject) -> Registration? {
-        guard let registration = byIdentity[ObjectIdentifier(target)] else { return nil }
-        if registration.target === target { return registration }
-        // The registered target died and another object now has its address.
-        unregister(registration)
-        return nil
+        let (live, stale) = list.lookup(target)
+        // A stale registration's target died and another object now has its address.
+        if let stale { unregister(stale) }
+        return live
     }
 
     private func register(
         _ target: AnyObject, retention: Retention, handlers: [UInt32: AnyHandler], at index: Int?
     ) -> DelegateToken {
-        // A chain is never its own target (see the type's documentation). Generation 0 is never
+        // A chain is never its own target (see the type's documentation). Serial 0 is never
         // issued, so this token's cancel does nothing.
-        if target === self { return DelegateToken(chain: self, generation: 0) }
-        reclaimReportedDeathsIfAny()
+        if target === self { return DelegateToken(chain: self, serial: 0) }
+        let table = self.table
         let registration: Registration
         if let existing = liveRegistration(of: target) {
             registration = existing
             table.setRetention(of: existing, to: retention, target: target)
             table.replaceResponses(of: existing, with: existing.responses.merging(handlers) { _, new in new })
             if let index {
-                let position = registrations.firstIndex { $0 === existing }!
-                registrations.remove(at: position)
-                let order = makeRoom(atLiveIndex: index)
-                table.move(existing, to: order.key)
-                registrations.insert(existing, at: order.position)
+                list.move(existing, toLiveIndex: index, isAlive: { $0.isAlive }, renumbered: { table.renumber($0) })
+                table.move(existing)
             }
         } else {
-            if registrations.count >= sweepThreshold { sweepDead() }
-            let order = index.map { makeRoom(atLiveIndex: $0) } ?? appendOrder()
-            registration = Registration(target: target, retention: retention, responses: handlers, order: order.key)
+            if list.sweepIsDue { sweepDead() }
+            registration = Registration(
+                target: target, serial: list.makeSerial(), retention: retention, responses: handlers)
+            list.insert(registration, atLiveIndex: index, isAlive: { $0.isAlive }, renumbered: { table.renumber($0) })
             table.acquire(registration)
-            registrations.insert(registration, at: order.position)
-            byIdentity[registration.identity] = registration
-            byGeneration[registration.handle.generation] = registration
         }
-        return DelegateToken(chain: self, generation: registration.handle.generation)
+        return DelegateToken(chain: self, serial: registration.serial)
     }
 
-    /// O(1) amortized besides the C table's work: the registration leaves `registrations` with
-    /// the next sweep, which runs once removed ones make up half of the list.
+    /// O(1) amortized besides the C table's work: the registration leaves the list with the
+    /// next sweep, which runs once removed ones make up half of the list.
     private func unregister(_ registration: Registration) {
         table.release(registration)
-        forget(registration)
-        registration.isDead = true // the next sweep drops it
-        removedInList += 1
-        if removedInList >= 16, removedInList * 2 >= registrations.count {
+        registration.isDead = true
+        if list.unlist(registration) {
             sweepDead()
         } else {
             afterMutation()
@@ -358,76 +355,15 @@ public final class DelegateChain: MessageDispatching {
         table.releaseTarget(of: registration)
     }
 
-    private func forget(_ registration: Registration) {
-        if byIdentity[registration.identity] === registration { byIdentity[registration.identity] = nil }
-        byGeneration[registration.handle.generation] = nil
-    }
-
-    /// Reclaims the registrations whose tracked targets died, as their lifetimes reported.
-    /// - Complexity: O(*d* + *n*) for *d* deaths; nothing searches for the dead targets.
-    @usableFromInline
-    func reclaimReportedDeaths() {
-        for generation in table.inbox.take() {
-            if let registration = byGeneration[generation] { unregister(registration) }
-        }
-    }
-
-    private func reclaimReportedDeathsIfAny() {
-        if table.inbox.hasReports { reclaimReportedDeaths() }
-    }
-
-    private func appendOrder() -> (key: UInt64, position: Int) {
-        let last = registrations.last?.order ?? 0
-        if last > UInt64.max - Self.orderStep * 2 { renumber() }
-        return ((registrations.last?.order ?? 0) + Self.orderStep, registrations.count)
-    }
-
-    /// A sort key and array position before the live target now at `liveIndex`.
-    private func makeRoom(atLiveIndex liveIndex: Int) -> (key: UInt64, position: Int) {
-        var live = 0
-        var position = registrations.count
-        for (offset, registration) in registrations.enumerated() where registration.target != nil {
-            if live == liveIndex {
-                position = offset
-                break
-            }
-            live += 1
-        }
-        precondition(
-            liveIndex >= 0 && (position < registrations.count || live == liveIndex),
-            "FastDelegates: insert index \(liveIndex) is out of range 0...\(live)")
-        if position == registrations.count { return appendOrder() }
-        let below = position == 0 ? 0 : registrations[position - 1].order
-        if registrations[position].order - below < 2 {
-            renumber()
-            return makeRoom(atLiveIndex: liveIndex)
-        }
-        return (below + (registrations[position].order - below) / 2, position)
-    }
-
-    private func renumber() {
-        for (offset, registration) in registrations.enumerated() {
-            table.renumber(registration, to: UInt64(offset + 1) * Self.orderStep)
-        }
-    }
-
-    /// Drops every registration whose weak target has died.
+    /// Drops removed registrations and those whose weak target has died (which gives back the
+    /// memory a zeroing hold kept). See ``RegistrationList`` for when it runs.
     private func sweepDead() {
-        var kept: [Registration] = []
-        kept.reserveCapacity(registrations.count)
-        for registration in registrations {
-            if !registration.isDead, registration.target != nil {
-                kept.append(registration)
-                continue
-            }
-            table.release(registration)
-            forget(registration)
-        }
-        registrations = kept
-        removedInList = 0
+        let (dead, left) = list.sweep { !$0.isDead && $0.isAlive }
+        for registration in dead { table.release(registration) }
         cleanupsSinceSweep = 0
-        sweepThreshold = max(16, kept.count * 2)
+        table.deadFound = 0
         afterMutation()
+        withExtendedLifetime(left) {} // their last release, after the list's access ended
     }
 
     private func afterMutation() {
@@ -436,15 +372,17 @@ public final class DelegateChain: MessageDispatching {
 
     /// Hands back what the outermost dispatch left: parked objects and dead targets.
     ///
-    /// A sweep walks every registration, so it runs once per `count / 8` such dispatches: a
-    /// death costs O(1) amortized however many targets live (a dead target found by a send is
-    /// skipped until then; it holds no object, and the list stays within a constant factor of
-    /// the live targets).
+    /// A sweep walks every registration, so it runs once such dispatches, and the dead targets
+    /// they met, add up to `count / 8`: a death costs O(1) amortized however many targets live,
+    /// and sends that keep meeting many dead targets reclaim them soon (a dead target found by
+    /// a send is skipped until then, and the list stays within a constant factor of the live
+    /// targets).
     @usableFromInline
     func finishDispatch() {
         table.finishDispatch()
-        cleanupsSinceSweep += 1
-        if cleanupsSinceSweep * 8 >= registrations.count { sweepDead() }
+        cleanupsSinceSweep += 1 + table.deadFound
+        table.deadFound = 0
+        if cleanupsSinceSweep * 8 >= list.entries.count { sweepDead() }
     }
 }
 

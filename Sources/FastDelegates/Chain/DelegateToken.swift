@@ -4,16 +4,18 @@
 /// idempotent, and safe after the target was removed another way or after the chain is gone.
 public final class DelegateToken {
     private weak var chain: DelegateChain?
-    private let generation: UInt32
+    /// The registration's serial in its chain: never reused, so a stale token cannot remove a
+    /// later registration.
+    private let serial: UInt64
 
-    init(chain: DelegateChain, generation: UInt32) {
+    init(chain: DelegateChain, serial: UInt64) {
         self.chain = chain
-        self.generation = generation
+        self.serial = serial
     }
 
     /// Removes the target this token registered, if it is still in the chain.
     public func cancel() {
-        chain?.removeRegistration(generation: generation)
+        chain?.removeRegistration(serial: serial)
         chain = nil
     }
 }

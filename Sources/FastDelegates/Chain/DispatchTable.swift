@@ -14,10 +14,13 @@ import CDispatchTable
 // - A registration holds its target in one of three ways, mirrored into its C slot:
 //   `.weak`: a Swift weak reference (slot kind INDIRECT: the hot path goes through the
 //   registration); `.strong`: one +1 strong retain (slot kind STRONG: the hot path calls the
-//   slot's unretained pointer as is); `.tracked`: one +1 unowned retain, which keeps the
+//   slot's unretained pointer as is); `.zeroing`: one +1 unowned retain, which keeps the
 //   object's memory but not the object alive (slot kind TRACKED: the hot path takes a strong
 //   reference with `swift_tryRetain` for each call, which fails once deinit has started, and
-//   releases it after the call).
+//   releases it after the call). The registration gives its unowned reference back when it
+//   is released or swept, which frees a dead target's memory.
+// - Identity: a slot's 32-bit generation wraps after 2^32 - 1 acquisitions, so the Swift side
+//   never keys a registration by it (tokens name a registration's 64-bit serial).
 
 /// The C slot array and message table of one chain, and the hot path that reads them.
 @usableFromInline
@@ -33,6 +36,11 @@ final class DispatchTable {
     @usableFromInline @exclusivity(unchecked)
     var needsCleanup = false
 
+    /// How many times dispatches met a dead target since the chain last looked (it sweeps once
+    /// they add up to a share of its registrations).
+    @usableFromInline @exclusivity(unchecked)
+    var deadFound = 0
+
     /// - Parameter forcedCollisions: a test hook that hashes every message into one bucket.
     init(forcedCollisions: Bool = false) {
         guard let chain = cdt_chain_create() else { fatalError("FastDelegates: out of memory creating a chain") }
@@ -42,12 +50,7 @@ final class DispatchTable {
 
     deinit {
         precondition(chain.pointee.depth == 0, "FastDelegates: a chain was freed during one of its own dispatches")
-        forEachSlotObject { _, object in
-            // A tracked target may outlive the chain: its lifetime must not keep reporting here.
-            let registration = object.takeUnretainedValue()
-            registration.lifetime?.leave(inbox, generation: registration.handle.generation)
-            object.release()
-        }
+        forEachSlotObject { _, object in object.release() }
         cdt_chain_destroy(chain)
     }
 
@@ -70,10 +73,6 @@ final class DispatchTable {
         }
     }
 
-    /// Where lifetimes post the deaths of tracked targets.
-    @usableFromInline
-    let inbox = DeathInbox()
-
     /// Changes how `registration` holds its target (`target`).
     func setRetention(of registration: Registration, to retention: Retention, target: AnyObject) {
         if isDispatching, registration.hold != .weak, let held = registration.target { park(held) }
@@ -81,25 +80,18 @@ final class DispatchTable {
         syncTarget(of: registration)
     }
 
-    /// Mirrors the registration's hold into its C slot, and joins or leaves its target's lifetime.
+    /// Mirrors the registration's hold into its C slot.
     private func syncTarget(of registration: Registration) {
         cdt_chain_set_target(chain, registration.handle, registration.heldTarget, registration.targetKind)
-        if registration.hold == .tracked, registration.lifetime == nil,
-           let target = registration.target as? DelegateLifetimeTracking {
-            registration.lifetime = target.delegateLifetime
-            target.delegateLifetime.join(inbox, generation: registration.handle.generation)
-        } else if registration.hold != .tracked, let lifetime = registration.lifetime {
-            lifetime.leave(inbox, generation: registration.handle.generation)
-            registration.lifetime = nil
-        }
     }
 
     /// Removes `registration`'s entries and frees its slot.
     func release(_ registration: Registration) {
         let messages = Array(registration.responses.keys)
         guard let object = cdt_chain_release(chain, registration.handle, messages, messages.count) else { return }
-        registration.lifetime?.leave(inbox, generation: registration.handle.generation)
-        registration.lifetime = nil
+        // Generation 0 is never live: the released handle can never name a slot again, even one
+        // that a later acquisition gives the same generation after the counter wraps.
+        registration.handle = cdt_handle(slot: 0, generation: 0)
         if isDispatching { park(registration) }
         Unmanaged<Registration>.fromOpaque(object).release()
     }
@@ -123,22 +115,21 @@ final class DispatchTable {
         }
     }
 
-    /// Moves `registration` to sort key `order`, re-placing its entries.
-    func move(_ registration: Registration, to order: UInt64) {
+    /// Moves `registration` to its new sort key (`order`), re-placing its entries.
+    func move(_ registration: Registration) {
         for message in registration.responses.keys {
             cdt_chain_remove_entry(chain, registration.handle, message)
         }
-        registration.order = order
-        cdt_chain_set_order(chain, registration.handle, order)
+        cdt_chain_set_order(chain, registration.handle, registration.order)
         for (message, handler) in registration.responses {
             insertEntry(registration, message: message, handler: handler)
         }
     }
 
-    /// Gives `registration` a new sort key that keeps it where it is relative to the others.
-    func renumber(_ registration: Registration, to order: UInt64) {
-        registration.order = order
-        cdt_chain_set_order(chain, registration.handle, order)
+    /// Mirrors `registration`'s new sort key (which keeps it where it is relative to the
+    /// others) into its C slot.
+    func renumber(_ registration: Registration) {
+        cdt_chain_set_order(chain, registration.handle, registration.order)
     }
 
     /// Closes gaps in the slot array once enough slots are free, and refreshes the handles.
@@ -171,6 +162,11 @@ final class DispatchTable {
 
     /// 0 when every invariant of the C table holds, else the code of the first broken one.
     var invariantViolation: Int32 { cdt_chain_check_invariants(chain) }
+
+    /// Test hook: see `cdt_chain_debug_set_next_generation`.
+    func setNextGeneration(_ next: UInt32) {
+        cdt_chain_debug_set_next_generation(chain, next)
+    }
 
     private func park(_ object: AnyObject) {
         graveyard.append(object)
@@ -239,6 +235,7 @@ final class DispatchTable {
             guard let outcome else {
                 registration._withUnsafeGuaranteedRef { $0.isDead = true }
                 needsCleanup = true
+                deadFound &+= 1
                 continue
             }
             if outcome {

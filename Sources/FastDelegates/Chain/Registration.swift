@@ -2,39 +2,49 @@ import CDispatchTable
 
 /// One target in a chain: how it is held, what it answers and where its C slot is.
 @usableFromInline
-final class Registration {
+final class Registration: ListedRegistration {
     enum Hold {
-        case weak, strong, tracked
+        /// A Swift weak reference (``WeakHold/weakReference``).
+        case weak
+        /// One strong reference (``Retention/strong``).
+        case strong
+        /// One unowned reference, each call under `swift_tryRetain` (``WeakHold/zeroing``).
+        case zeroing
     }
 
     /// The identity of the target it was made for (valid while the target lives).
     let identity: ObjectIdentifier
+
+    /// Unique within its chain for the chain's whole life (64 bits never wrap): what tokens
+    /// name. The C slot's 32-bit generation wraps, so it never identifies a registration alone.
+    let serial: UInt64
 
     /// The target, in the `.weak` hold only (a weak reference costs the target its inline
     /// reference count, so the other holds never take one).
     @usableFromInline @exclusivity(unchecked)
     weak var weakTarget: AnyObject?
 
-    /// The target's address, with one strong (`.strong`) or unowned (`.tracked`) reference
+    /// The target's address, with one strong (`.strong`) or unowned (`.zeroing`) reference
     /// owned by this registration.
     private(set) var heldTarget: UnsafeMutableRawPointer?
     private(set) var hold = Hold.weak
-
-    /// The target's lifetime, while the registration is joined to it (`.tracked`).
-    weak var lifetime: DelegateLifetime?
 
     /// Set by a dispatch that found the target gone, or when the registration was removed.
     @usableFromInline @exclusivity(unchecked)
     var isDead = false
 
+    /// Set when the registration left its chain's indexes (``RegistrationList``).
+    var isUnlisted = false
+
     var responses: [UInt32: AnyHandler]
     var handle = cdt_handle(slot: 0, generation: 0)
-    var order: UInt64
+    /// Its sort key in the chain (set by the chain's ``RegistrationList``, mirrored in its C slot).
+    var order: UInt64 = 0
 
-    init(target: AnyObject, retention: Retention, responses: [UInt32: AnyHandler], order: UInt64) {
+    init(target: AnyObject, serial: UInt64, retention: Retention, responses: [UInt32: AnyHandler]) {
         identity = ObjectIdentifier(target)
+        self.serial = serial
         self.responses = responses
-        self.order = order
         setRetention(retention, of: target)
     }
 
@@ -42,15 +52,16 @@ final class Registration {
         releaseHeldTarget()
     }
 
-    /// Holds `target` (this registration's target) as `retention` asks: weakly, or tracked when
-    /// the target tracks its lifetime, or with a strong retain.
+    /// Holds `target` (this registration's target) as `retention` asks: strongly, or else as
+    /// ``weakHold(for:)`` decides for its class (zeroing, or a weak reference).
     func setRetention(_ retention: Retention, of target: AnyObject) {
-        let wanted: Hold = retention == .strong ? .strong : (target is DelegateLifetimeTracking ? .tracked : .weak)
+        let wanted: Hold =
+            retention == .strong ? .strong : (weakHold(for: type(of: target)) == .zeroing ? .zeroing : .weak)
         guard wanted != hold || (hold == .weak && weakTarget == nil) else { return }
         let pointer = Unmanaged.passUnretained(target).toOpaque()
         switch wanted {
         case .strong: _ = Unmanaged.passRetained(target)
-        case .tracked: cdt_swift_unowned_retain(pointer)
+        case .zeroing: cdt_swift_unowned_retain(pointer)
         case .weak: weakTarget = target
         }
         releaseHeldTarget()
@@ -59,7 +70,8 @@ final class Registration {
     }
 
     /// Lets go of the target of a removed registration, so that it may linger in its chain's
-    /// list until the next sweep without keeping the target alive; `target` is nil from now on.
+    /// list until the next sweep without keeping the target (or its memory) alive; `target` is
+    /// nil from now on.
     func releaseTarget() {
         weakTarget = nil
         releaseHeldTarget()
@@ -70,7 +82,7 @@ final class Registration {
         guard let heldTarget else { return }
         switch hold {
         case .strong: Unmanaged<AnyObject>.fromOpaque(heldTarget).release()
-        case .tracked: cdt_swift_unowned_release(heldTarget)
+        case .zeroing: cdt_swift_unowned_release(heldTarget)
         case .weak: break
         }
         self.heldTarget = nil
@@ -83,7 +95,7 @@ final class Registration {
         switch hold {
         case .weak: CDT_TARGET_INDIRECT
         case .strong: CDT_TARGET_STRONG
-        case .tracked: CDT_TARGET_TRACKED
+        case .zeroing: CDT_TARGET_TRACKED
         }
     }
 
@@ -94,10 +106,38 @@ final class Registration {
             return weakTarget
         case .strong:
             return Unmanaged<AnyObject>.fromOpaque(heldTarget.unsafelyUnwrapped).takeUnretainedValue()
-        case .tracked:
+        case .zeroing:
             let pointer = heldTarget.unsafelyUnwrapped
             guard cdt_swift_try_retain(pointer) else { return nil }
             return Unmanaged<AnyObject>.fromOpaque(pointer).takeRetainedValue()
         }
+    }
+
+    /// Whether the target is alive (not deinitializing). For a zeroing hold this only reads the
+    /// reference count, so it never runs a deinit, whoever else lets go of the target meanwhile.
+    var isAlive: Bool {
+        switch hold {
+        case .weak: weakTarget != nil
+        case .strong: true
+        case .zeroing: !cdt_swift_is_deallocating(heldTarget.unsafelyUnwrapped)
+        }
+    }
+
+    /// Whether the target is `object` and alive. A zeroing or strong hold keeps the target's
+    /// memory, so no other object can have its address: the address decides.
+    func holds(_ object: AnyObject) -> Bool {
+        switch hold {
+        case .weak: weakTarget === object
+        case .strong: heldTarget == Unmanaged.passUnretained(object).toOpaque()
+        case .zeroing:
+            heldTarget == Unmanaged.passUnretained(object).toOpaque()
+                && !cdt_swift_is_deallocating(heldTarget.unsafelyUnwrapped)
+        }
+    }
+
+    /// Whether a zeroing hold keeps the memory of a target that has died: what a chain's
+    /// sweep gives back.
+    var holdsDeadAllocation: Bool {
+        hold == .zeroing && cdt_swift_is_deallocating(heldTarget.unsafelyUnwrapped)
     }
 }

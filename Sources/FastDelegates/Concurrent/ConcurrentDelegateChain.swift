@@ -42,8 +42,10 @@ import Synchronization
 /// `responses` are ``SendableResponses``. The compiler rejects a handler that captures
 /// non-`Sendable` state or calls an actor's isolated methods.
 ///
-/// A ``DelegateLifetimeTracking`` target is held weakly here (the tracked mode is a
-/// ``DelegateChain`` feature).
+/// A weakly held native Swift class is on the same zeroing fast path as in ``DelegateChain``
+/// (an unowned reference, each call under `swift_tryRetain`), thread-safe: a target whose last
+/// release happens on another thread mid-send finishes its call alive and is never called
+/// again.
 public final class ConcurrentDelegateChain: Sendable {
     /// Whether a void message stops at its first responder (the same modes as ``DelegateChain``).
     public typealias Mode = DelegateChain.Mode
@@ -84,10 +86,8 @@ public final class ConcurrentDelegateChain: Sendable {
     let observers = HandoffMutex<MessageObservers?>(nil)
 
     struct State: Sendable {
-        var registrations: [ConcurrentRegistration] = []
-        var byIdentity: [ObjectIdentifier: ConcurrentRegistration] = [:]
-        var byID: [UInt64: ConcurrentRegistration] = [:]
-        var nextID: UInt64 = 0
+        /// The registration model ``DelegateChain`` uses too: order, indexes, sweep rules.
+        var list = RegistrationList<ConcurrentRegistration>()
         /// Removed registrations whose calls may still be running on some thread: a second
         /// remover of the same target (or token, or a `removeAll`) waits for them too. Pruned
         /// of drained ones at every removal.
@@ -247,16 +247,13 @@ public final class ConcurrentDelegateChain: Sendable {
     public func removeAll() {
         let (removed, garbage) = locked { state -> ([ConcurrentRegistration], Garbage) in
             var garbage = Garbage()
-            let removed = state.registrations
+            let removed = state.list.removeAll()
             for registration in removed {
                 registration.removed.store(true, ordering: .sequentiallyConsistent)
                 if let strong = registration.strongTarget { garbage.items.append(strong) }
                 registration.strongTarget = nil
             }
             garbage.items.append(removed)
-            state.registrations.removeAll()
-            state.byIdentity.removeAll()
-            state.byID.removeAll()
             state.draining.append(contentsOf: removed)
             publish(&state, garbage: &garbage)
             return (state.stillDraining { _ in true }, garbage)
@@ -274,7 +271,7 @@ public final class ConcurrentDelegateChain: Sendable {
     /// - Complexity: O(*n*), under the chain's mutex.
     public var targets: [AnyObject] {
         locked { state in
-            Unchecked(state.registrations.compactMap { $0.target })
+            Unchecked(state.list.entries.compactMap { $0.isUnlisted ? nil : $0.target })
         }.value
     }
 
@@ -283,7 +280,7 @@ public final class ConcurrentDelegateChain: Sendable {
     public var count: Int {
         let (count, garbage) = locked { state -> (Int, Garbage) in
             var garbage = Garbage()
-            let count = state.registrations.reduce(0) { $0 + (Self.isAlive($1, &garbage) ? 1 : 0) }
+            let count = state.list.entries.reduce(0) { $0 + (!$1.isUnlisted && Self.isAlive($1, &garbage) ? 1 : 0) }
             return (count, garbage)
         }
         withExtendedLifetime(garbage) {}
@@ -295,7 +292,7 @@ public final class ConcurrentDelegateChain: Sendable {
     public var isEmpty: Bool {
         let (empty, garbage) = locked { state -> (Bool, Garbage) in
             var garbage = Garbage()
-            let empty = !state.registrations.contains { Self.isAlive($0, &garbage) }
+            let empty = !state.list.entries.contains { !$0.isUnlisted && Self.isAlive($0, &garbage) }
             return (empty, garbage)
         }
         withExtendedLifetime(garbage) {}
@@ -313,10 +310,7 @@ public final class ConcurrentDelegateChain: Sendable {
     public func retention(of target: AnyObject) -> Retention? {
         let target = Unchecked(target)
         return locked { state -> Retention? in
-            guard let registration = state.byIdentity[ObjectIdentifier(target.value)],
-                  registration.target === target.value
-            else { return nil }
-            return registration.retention
+            state.list.lookup(target.value).live?.retention
         }
     }
 
@@ -394,7 +388,7 @@ public final class ConcurrentDelegateChain: Sendable {
     func removeRegistration(id: UInt64) {
         let (draining, garbage) = locked { state -> ([ConcurrentRegistration], Garbage) in
             var garbage = Garbage()
-            if let registration = state.byID[id] {
+            if let registration = state.list.entry(serial: id) {
                 Self.unregister(registration, from: &state, garbage: &garbage)
                 publish(&state, garbage: &garbage)
             }
@@ -421,9 +415,18 @@ public final class ConcurrentDelegateChain: Sendable {
         if garbage != nil { reclaimRetired() }
     }
 
+    /// Whether `target`'s registration holds it on the zeroing fast path (nil if it has none),
+    /// for tests.
+    func holdIsZeroingForTesting(of target: AnyObject) -> Bool? {
+        let target = Unchecked(target)
+        return locked { state in
+            state.list.lookup(target.value).live.map { $0.zeroingTarget != nil }
+        }
+    }
+
     /// How many registrations the chain keeps (live or not yet reclaimed), for tests.
     var registrationCount: Int {
-        locked { $0.registrations.count }
+        locked { $0.list.listedCount }
     }
 
     /// How many entries the published snapshot has, for tests.
@@ -454,19 +457,14 @@ public final class ConcurrentDelegateChain: Sendable {
                     existing.strongTarget = nil
                 }
                 if let index {
-                    state.registrations.removeAll { $0 === existing }
-                    let position = Self.position(ofLiveIndex: index, in: state, garbage: &garbage)
-                    state.registrations.insert(existing, at: position)
+                    state.list.move(
+                        existing, toLiveIndex: index, isAlive: { Self.isAlive($0, &garbage) }, renumbered: { _ in })
                 }
             } else {
-                state.nextID += 1
                 registration = ConcurrentRegistration(
-                    id: state.nextID, target: target, retention: retention, responses: handlers)
-                var position = state.registrations.count
-                if let index { position = Self.position(ofLiveIndex: index, in: state, garbage: &garbage) }
-                state.registrations.insert(registration, at: position)
-                state.byIdentity[registration.identity] = registration
-                state.byID[registration.id] = registration
+                    id: state.list.makeSerial(), target: target, retention: retention, responses: handlers)
+                state.list.insert(
+                    registration, atLiveIndex: index, isAlive: { Self.isAlive($0, &garbage) }, renumbered: { _ in })
             }
             publish(&state, garbage: &garbage)
             return (registration.id, garbage)
@@ -483,9 +481,11 @@ public final class ConcurrentDelegateChain: Sendable {
         if !isInsideConcurrentDispatch() { cell.reclaim(readSide) }
     }
 
-    /// Builds and publishes a snapshot of `state`; the one it displaces is retired.
+    /// Builds and publishes a snapshot of `state`'s listed registrations; the one it displaces
+    /// is retired.
     private func publish(_ state: inout State, garbage: inout Garbage) {
-        cell.publish(ConcurrentSnapshot(registrations: state.registrations), readSide: readSide)
+        let listed = state.list.entries.filter { !$0.isUnlisted }
+        cell.publish(ConcurrentSnapshot(registrations: listed), readSide: readSide)
     }
 
     /// The registration of `target`, if `target` is in the chain. A registration whose target
@@ -493,10 +493,9 @@ public final class ConcurrentDelegateChain: Sendable {
     private static func liveRegistration(
         of target: AnyObject, in state: inout State, garbage: inout Garbage
     ) -> ConcurrentRegistration? {
-        guard let registration = state.byIdentity[ObjectIdentifier(target)] else { return nil }
-        if registration.target === target { return registration }
-        unregister(registration, from: &state, garbage: &garbage)
-        return nil
+        let (live, stale) = state.list.lookup(target)
+        if let stale { unregister(stale, from: &state, garbage: &garbage) }
+        return live
     }
 
     /// Takes `registration` out of the chain; its strong target and itself go to `garbage`, to be
@@ -505,65 +504,41 @@ public final class ConcurrentDelegateChain: Sendable {
         _ registration: ConcurrentRegistration, from state: inout State, garbage: inout Garbage
     ) {
         registration.removed.store(true, ordering: .sequentiallyConsistent)
-        if let position = state.registrations.firstIndex(where: { $0 === registration }) {
-            state.registrations.remove(at: position)
-        }
-        if state.byIdentity[registration.identity] === registration {
-            state.byIdentity[registration.identity] = nil
-        }
-        state.byID[registration.id] = nil
         state.draining.append(registration)
         if let strong = registration.strongTarget { garbage.items.append(strong) }
         registration.strongTarget = nil
         garbage.items.append(registration)
+        if state.list.unlist(registration) { _ = sweep(&state, garbage: &garbage) }
     }
 
-    /// Drops every registration whose weak target died. Returns whether it dropped any.
+    /// Drops every registration whose weak target died, and the removed ones. Returns whether it
+    /// dropped a dead one (a change the published snapshot must see).
     private static func sweepDead(_ state: inout State, garbage: inout Garbage) -> Bool {
         var anyDead = false
-        for registration in state.registrations where !isAlive(registration, &garbage) {
+        for registration in state.list.entries where !registration.isUnlisted && !isAlive(registration, &garbage) {
             anyDead = true
             break
         }
-        guard anyDead else { return false }
-        var kept: [ConcurrentRegistration] = []
-        kept.reserveCapacity(state.registrations.count)
-        for registration in state.registrations {
-            if isAlive(registration, &garbage) {
-                kept.append(registration)
-                continue
-            }
-            registration.removed.store(true, ordering: .sequentiallyConsistent)
-            if state.byIdentity[registration.identity] === registration {
-                state.byIdentity[registration.identity] = nil
-            }
-            state.byID[registration.id] = nil
-            garbage.items.append(registration)
-        }
-        state.registrations = kept
-        return true
+        guard anyDead || state.list.unlistedCount > 0 else { return false }
+        return sweep(&state, garbage: &garbage)
     }
 
-    /// Whether `registration`'s target is alive. The strong reference a weak load makes is
-    /// parked in `garbage`: if the target's owner lets go meanwhile on another thread, the last
-    /// release (and the target's deinit) must not happen under the mutex.
+    private static func sweep(_ state: inout State, garbage: inout Garbage) -> Bool {
+        let (dead, left) = state.list.sweep { isAlive($0, &garbage) }
+        for registration in dead { registration.removed.store(true, ordering: .sequentiallyConsistent) }
+        garbage.items.append(left)
+        return !dead.isEmpty
+    }
+
+    /// Whether `registration`'s target is alive. A zeroing hold answers without a reference; the
+    /// strong reference a weak load makes is parked in `garbage`: if the target's owner lets go
+    /// meanwhile on another thread, the last release (and the target's deinit) must not happen
+    /// under the mutex.
     private static func isAlive(_ registration: ConcurrentRegistration, _ garbage: inout Garbage) -> Bool {
         if registration.strongTarget != nil { return true }
+        if let alive = registration.isAliveWithoutLoad { return alive }
         guard let target = registration.weakTarget else { return false }
         garbage.items.append(target)
         return true
-    }
-
-    /// The array position before the live target now at `liveIndex` (the end if none).
-    private static func position(ofLiveIndex liveIndex: Int, in state: State, garbage: inout Garbage) -> Int {
-        var live = 0
-        for (offset, registration) in state.registrations.enumerated() where isAlive(registration, &garbage) {
-            if live == liveIndex { return offset }
-            live += 1
-        }
-        precondition(
-            liveIndex >= 0 && live == liveIndex,
-            "FastDelegates: insert index \(liveIndex) is out of range 0...\(live)")
-        return state.registrations.count
     }
 }

@@ -1,3 +1,4 @@
+import CDispatchTable
 import Synchronization
 
 #if canImport(Glibc)
@@ -11,8 +12,10 @@ import Darwin
 // The shared state of a `ConcurrentDelegateChain` and its lock-free read path.
 //
 // Who may touch what:
-// - `ConcurrentRegistration`: `identity`, `id`, `weakTarget` are written in `init` only, so any
-//   thread may read them (a Swift weak load is safe while the object dies on another thread).
+// - `ConcurrentRegistration`: `identity`, `id`, `zeroingTarget`, `weakTarget` are written in
+//   `init` only, so any thread may read them (a Swift weak load is safe while the object dies on
+//   another thread; so is `swift_tryRetain` through the unowned reference, which keeps the
+//   object's memory until the registration's deinit).
 //   `removed` and `inFlight` are atomics. `strongTarget` and `responses` belong to the chain's
 //   mutex: only code holding it reads or writes them.
 // - `ConcurrentSnapshot`: immutable once built; any thread may read it while it holds a strong
@@ -28,13 +31,20 @@ import Darwin
 
 /// One target in a `ConcurrentDelegateChain`.
 @usableFromInline
-final class ConcurrentRegistration: @unchecked Sendable {
-    /// Unique within its chain; what tokens name.
+final class ConcurrentRegistration: ListedRegistration, @unchecked Sendable {
+    /// Unique within its chain for the chain's whole life; what tokens name.
     let id: UInt64
     /// The identity of the target it was made for (valid while the target lives).
     let identity: ObjectIdentifier
 
-    /// The target, weakly. Written in `init` only.
+    /// The target's address, with one unowned reference owned by this registration, when its
+    /// class is held on the zeroing fast path (``weakHold(for:)``); nil otherwise. A call takes
+    /// a strong reference with `swift_tryRetain` (which fails once deinit has started) and gives
+    /// it back after the call. Written in `init` only.
+    @usableFromInline
+    let zeroingTarget: UnsafeMutableRawPointer?
+
+    /// The target, weakly, when its class is not held zeroing. Written in `init` only.
     @usableFromInline @exclusivity(unchecked)
     private(set) weak var weakTarget: AnyObject?
 
@@ -52,17 +62,58 @@ final class ConcurrentRegistration: @unchecked Sendable {
     var strongTarget: AnyObject?
     /// What the target answers. Guarded by the chain's mutex.
     var responses: [UInt32: AnyHandler]
+    /// Its sort key (``RegistrationList``). Guarded by the chain's mutex.
+    var order: UInt64 = 0
+    /// Set when it left the chain's indexes (``RegistrationList``). Guarded by the chain's mutex.
+    var isUnlisted = false
+
+    var serial: UInt64 { id }
 
     init(id: UInt64, target: AnyObject, retention: Retention, responses: [UInt32: AnyHandler]) {
         self.id = id
         identity = ObjectIdentifier(target)
-        weakTarget = target
+        if weakHold(for: type(of: target)) == .zeroing {
+            let pointer = Unmanaged.passUnretained(target).toOpaque()
+            cdt_swift_unowned_retain(pointer)
+            zeroingTarget = pointer
+        } else {
+            zeroingTarget = nil
+            weakTarget = target
+        }
         strongTarget = retention == .strong ? target : nil
         self.responses = responses
     }
 
-    /// The target if it is alive. Under the chain's mutex.
-    var target: AnyObject? { strongTarget ?? weakTarget }
+    deinit {
+        if let zeroingTarget { cdt_swift_unowned_release(zeroingTarget) }
+    }
+
+    /// The target if it is alive (a new strong reference). Under the chain's mutex.
+    var target: AnyObject? {
+        if let strongTarget { return strongTarget }
+        guard let zeroingTarget else { return weakTarget }
+        guard cdt_swift_try_retain(zeroingTarget) else { return nil }
+        return Unmanaged<AnyObject>.fromOpaque(zeroingTarget).takeRetainedValue()
+    }
+
+    /// Whether the target is alive and not removed, read without taking a reference when the
+    /// hold is zeroing (so without ever running a deinit); nil when only a weak load can tell.
+    @inlinable
+    var isAliveWithoutLoad: Bool? {
+        if let zeroingTarget { return !cdt_swift_is_deallocating(zeroingTarget) }
+        return nil
+    }
+
+    /// Whether the target is `object` and alive (`object` is kept alive by the caller). A
+    /// zeroing hold keeps the target's memory, so no other object can have its address.
+    func holds(_ object: AnyObject) -> Bool {
+        if let strongTarget { return strongTarget === object }
+        if let zeroingTarget {
+            return zeroingTarget == Unmanaged.passUnretained(object).toOpaque()
+                && !cdt_swift_is_deallocating(zeroingTarget)
+        }
+        return weakTarget === object
+    }
 
     var retention: Retention { strongTarget == nil ? .weak : .strong }
 }

@@ -1,3 +1,4 @@
+import CDispatchTable
 import Synchronization
 
 #if canImport(Glibc)
@@ -115,7 +116,8 @@ final class ConcurrentSnapshot: @unchecked Sendable {
     /// *before* its `removed` flag is checked (both sequentially consistent), so a remover that
     /// set the flag and then sees no call in flight knows that no call can start any more.
     /// - Complexity: O(1) expected to find the responders, then O(1) per responder; no
-    ///   allocation, no lock, no reference counting but the weak load of a weak target.
+    ///   allocation, no lock, no reference counting but the call's strong reference to a
+    ///   zeroing target (`swift_tryRetain`/`swift_release`) or the weak load of a weak one.
     @inlinable @inline(__always)
     func forEachResponder<Input, Output>(
         of message: Message<Input, Output>, _ body: (AnyObject, Handler<Input, Output>) -> Bool
@@ -132,6 +134,17 @@ final class ConcurrentSnapshot: @unchecked Sendable {
                 let handler = Unmanaged<Handler<Input, Output>>.fromOpaque(entry.handler.toOpaque())
                 if let strong = entry.strongTarget {
                     return strong._withUnsafeGuaranteedRef { target in
+                        handler._withUnsafeGuaranteedRef { body(target, $0) }
+                    }
+                }
+                if let pointer = registration.zeroingTarget {
+                    // The strong reference of the call: the target cannot deinitialize during it.
+                    guard cdt_swift_try_retain(pointer) else {
+                        sawDead = true
+                        return false
+                    }
+                    defer { cdt_swift_release(pointer) }
+                    return Unmanaged<AnyObject>.fromOpaque(pointer)._withUnsafeGuaranteedRef { target in
                         handler._withUnsafeGuaranteedRef { body(target, $0) }
                     }
                 }
@@ -153,7 +166,8 @@ final class ConcurrentSnapshot: @unchecked Sendable {
             let entry = entries[index]
             let live = entry.registration._withUnsafeGuaranteedRef { registration -> Bool in
                 if registration.removed.load(ordering: .acquiring) { return false }
-                return entry.strongTarget != nil || registration.weakTarget != nil
+                if entry.strongTarget != nil { return true }
+                return registration.isAliveWithoutLoad ?? (registration.weakTarget != nil)
             }
             if live { return true }
         }

@@ -25,7 +25,8 @@ enum MainActorVariant {
             // which the allocation count would charge to the sends. The sends themselves, inside
             // the host, are ordinary main-actor code.
             typealias Tick = (MainActorHost, Int, Int) -> Void
-            unsafeBitCast(mainActorTick as @MainActor (MainActorHost, Int, Int) -> Void, to: Tick.self)(host, count, base)
+            unsafeBitCast(mainActorTick as @MainActor (MainActorHost, Int, Int) -> Void, to: Tick.self)(
+                host, count, base)
         }
         var checksum: Int {
             let host = self.host

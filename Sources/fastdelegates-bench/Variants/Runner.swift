@@ -30,7 +30,7 @@ let allVariants: [Variant] = [
     FastDelegatesVariant.variant(retention: .strong, mode: .nonBreaking),
     FastDelegatesVariant.variant(retention: .weak, mode: .breaking),
     FastDelegatesVariant.variant(retention: .strong, mode: .breaking),
-    FastDelegatesTrackedVariant.variant,
+    FastDelegatesWeakReferenceVariant.variant,
     MainActorVariant.variant,
     ConcurrentVariant.weak,
     ConcurrentVariant.twoThreadsShared,

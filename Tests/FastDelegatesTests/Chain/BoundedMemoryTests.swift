@@ -1,3 +1,4 @@
+import CDispatchTable
 import Testing
 @testable import FastDelegates
 
@@ -71,7 +72,7 @@ struct BoundedMemoryTests {
         var calls = 0
         for cycle in 1...Self.cycles {
             do {
-                let target = TrackedCounter(deaths: deaths)
+                let target = WeakPathCounter(deaths: deaths)
                 chain.add(target)
                 if cycle % 1_000 == 0 { sample.append(WeakBox(object: target)) }
                 if cycle % 2 == 0 {
@@ -110,28 +111,71 @@ struct BoundedMemoryTests {
         Self.expectEnd(chain, deaths: deaths, sample: sample, keeper: keeper, log: log)
     }
 
-    /// A tracked target outliving many chains: each chain that goes away lets go of the
-    /// target's lifetime, which would otherwise keep one entry (and the dead chain's inbox) per
-    /// chain for as long as the target lives.
-    @Test func aLongLivedTrackedTargetKeepsNothingForChainsThatAreGone() {
+    /// A target outliving many chains: each chain that goes away gives back its reference to
+    /// the target (the zeroing hold's unowned reference), which would otherwise keep the target's
+    /// memory after its death, once per chain.
+    @Test func aLongLivedTargetKeepsNothingForChainsThatAreGone() {
         let chains = TestScale.count(100_000)
         let log = Log()
-        let tracked = Tracked("t", log: log)
+        let target = Zeroed("t", log: log)
+        let pointer = Unmanaged.passUnretained(target).toOpaque()
+        let baseline = cdt_swift_unowned_count(pointer)
         var received = 0
-        tracked.onScroll = { _ in received += 1 }
+        target.onScroll = { _ in received += 1 }
         for index in 0..<chains {
             let chain = DelegateChain()
-            chain.add(tracked)
-            if index % 2 == 0 { chain.add(tracked, retention: .strong) } // and back:
-            chain.add(tracked)
+            chain.add(target)
+            if index % 2 == 0 { chain.add(target, retention: .strong) } // and back:
+            chain.add(target)
+            #expect(cdt_swift_unowned_count(pointer) == baseline + 1)
             chain.send(Scroll.didScroll, index)
         }
         #expect(received == chains)
-        #expect(tracked.delegateLifetime.membershipCount == 0)
+        #expect(cdt_swift_unowned_count(pointer) == baseline)
         let chain = DelegateChain()
-        chain.add(tracked)
-        #expect(tracked.delegateLifetime.membershipCount == 1)
+        chain.add(target)
         log.events.removeAll()
         expectChainStillWorks(chain, reaches: ["t"], log: log)
+    }
+
+    /// Issue 13 item 2: a million targets added and let die with no send in between. The chain
+    /// never learns of a death from a call, yet the dead allocations it holds stay below a small
+    /// constant, and it gives every one back when it goes.
+    @Test(arguments: [false, true])
+    func aMillionTargetsThatDieWithoutAnySendLeaveFewDeadAllocations(weakPath: Bool) {
+        let log = Log()
+        var chain: DelegateChain? = DelegateChain()
+        let keeper = Probe("keeper", log: log)
+        chain!.add(keeper)
+        let deaths = DeathCount()
+        var mostHeld = 0
+        var sampled: [UnsafeMutableRawPointer] = []
+        for cycle in 1...Self.cycles {
+            let target: AnyObject = weakPath ? WeakPathCounter(deaths: deaths) : Counter(deaths: deaths)
+            if weakPath {
+                chain!.add(target as! WeakPathCounter)
+            } else {
+                chain!.add(target as! Counter, responses: Counter.responses)
+            }
+            if !weakPath, cycle % 10_000 == 0 {
+                let pointer = Unmanaged.passUnretained(target).toOpaque()
+                cdt_swift_unowned_retain(pointer) // the test's own, to read the count after the death
+                sampled.append(pointer)
+            }
+            if cycle % 1_000 == 0 {
+                mostHeld = max(mostHeld, chain!.registrationListCount - 1)
+                if cycle % Self.checkEvery == 0 { Self.expectSmall(chain!, cycle: cycle) }
+            }
+        }
+        #expect(deaths.value == Self.cycles)
+        #expect(mostHeld <= 16)
+        #expect(chain!.deadAllocationsHeld <= 16)
+        #expect(chain!.count == 1)
+        // The last sampled target may still be held; every earlier one was given back by a sweep.
+        #expect(sampled.dropLast().allSatisfy { cdt_swift_unowned_count($0) == 1 })
+        chain = nil
+        #expect(sampled.allSatisfy { cdt_swift_unowned_count($0) == 1 })
+        for pointer in sampled { cdt_swift_unowned_release(pointer) }
+        withExtendedLifetime(keeper) {}
     }
 }

@@ -50,12 +50,12 @@ struct MisuseTests {
     @Test func aTrackedTargetAddedTwiceStaysOneTargetThroughEveryHold() {
         let log = Log()
         let chain = DelegateChain()
-        let tracked = Tracked("t", log: log)
+        let tracked = Zeroed("t", log: log)
         chain.add(tracked)
         chain.add(tracked, retention: .strong)
         #expect(chain.holdForTesting(of: tracked) == .strong)
         chain.add(tracked) { $0.on(Scroll.willBeginDragging) { me in me.log.record("t.drag") } }
-        #expect(chain.holdForTesting(of: tracked) == .tracked)
+        #expect(chain.holdForTesting(of: tracked) == .zeroing)
         #expect(chain.count == 1)
         chain.send(Scroll.willBeginDragging)
         #expect(log.events == ["t.drag"])
@@ -71,7 +71,7 @@ struct MisuseTests {
         let log = Log()
         let chain = DelegateChain()
         #expect(!chain.remove(Probe("stranger", log: log))) // an empty chain
-        let a = Probe("a", log: log), b = Plain("b", log: log), t = Tracked("t", log: log)
+        let a = Probe("a", log: log), b = Plain("b", log: log), t = Zeroed("t", log: log)
         chain.add(a)
         chain.add(b, retention: .strong, responses: .scrolls)
         chain.add(t)
@@ -79,7 +79,7 @@ struct MisuseTests {
         let stats = chain.tableStats
         let registrations = chain.registrationCount
         let strangers: [AnyObject] = [
-            Probe("stranger", log: log), Plain("stranger", log: log), Tracked("stranger", log: log), chain, Log(),
+            Probe("stranger", log: log), Plain("stranger", log: log), Zeroed("stranger", log: log), chain, Log(),
         ]
         for stranger in strangers { #expect(!chain.remove(stranger)) }
         #expect(chain.remove(b))
@@ -115,7 +115,7 @@ struct MisuseTests {
         for probe in later { chain.add(probe) } // a sweep frees the dead ones' slots: reused, compacted
         #expect(chain.registrationCount == 101)
         #expect(chain.tableStats.liveSlots == 101)
-        let strong = Tracked("strong", log: log), tracked = Tracked("tracked", log: log)
+        let strong = Zeroed("strong", log: log), tracked = Zeroed("tracked", log: log)
         let strongToken = chain.add(strong, retention: .strong)
         let trackedToken = chain.add(tracked)
         for token in tokens { token.cancel() }
@@ -159,7 +159,7 @@ struct MisuseTests {
         weak var weakStrong: Probe?
         weak var weakChain: DelegateChain?
         var tokens: [DelegateToken] = []
-        let tracked = Tracked("t", log: log)
+        let tracked = Zeroed("t", log: log)
         do {
             let chain = DelegateChain()
             weakChain = chain
@@ -260,7 +260,7 @@ struct MisuseTests {
         let killer = Mortal("killer", log: log), last = Mortal("last", log: log)
         var victim: AnyObject?
         if tracked {
-            let target = Tracked("victim", log: log)
+            let target = Zeroed("victim", log: log)
             target.onDeinit = { chain.send(Scroll.didScroll, 9) }
             victim = target
             chain.add(killer, responses: Mortal.responses)
@@ -348,7 +348,7 @@ struct MisuseTests {
         let recurser = Recurser(chain: chain)
         let b = Plain("b", log: log)
         let c = Counter(), d = Counter()
-        let tracked = TrackedCounter(deaths: DeathCount())
+        let tracked = WeakPathCounter(deaths: DeathCount())
         recurser.depth = depth
         recurser.toRemove = c
         recurser.toAdd = d

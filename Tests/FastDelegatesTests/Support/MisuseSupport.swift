@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Testing
-@testable import FastDelegates
+@_spi(Testing) @testable import FastDelegates
 
 /// Sizes for the tests that build very large chains: full size normally, scaled down when the
 /// Makefile runs the suites under a sanitizer (`FASTDELEGATES_TEST_SCALE=sanitizer`), where
@@ -54,17 +54,22 @@ final class Counter {
     static let responses = SendableResponses<Counter>().on(Scroll.didScroll) { me, _ in me.hits += 1 }
 }
 
-/// A tracked (``DelegateLifetimeTracking``) counterpart of ``Counter``.
-final class TrackedCounter: DelegateResponder, DelegateLifetimeTracking {
-    let delegateLifetime = DelegateLifetime()
+/// A counterpart of ``Counter`` that chains hold with a Swift `weak` reference, as they hold
+/// Objective-C-rooted objects on Apple platforms (``Counter`` is on the zeroing hold).
+final class WeakPathCounter: DelegateResponder {
     var hits = 0
     let deaths: DeathCount
 
-    init(deaths: DeathCount) { self.deaths = deaths }
+    init(deaths: DeathCount) {
+        _ = Self.onWeakPath
+        self.deaths = deaths
+    }
+
+    private static let onWeakPath: Void = useWeakReferenceHold(for: WeakPathCounter.self)
 
     deinit { deaths.value += 1 }
 
-    static let responses = SendableResponses<TrackedCounter>().on(Scroll.didScroll) { me, _ in me.hits += 1 }
+    static let responses = SendableResponses<WeakPathCounter>().on(Scroll.didScroll) { me, _ in me.hits += 1 }
 }
 
 final class DeathCount {

@@ -1,15 +1,17 @@
+import CDispatchTable
 import Dispatch
 import Synchronization
 import Testing
-@testable import FastDelegates
 
-/// A target that tracks its lifetime and logs its calls and its death.
-final class Tracked: DelegateResponder, DelegateLifetimeTracking {
-    let delegateLifetime = DelegateLifetime()
+@_spi(Testing) @testable import FastDelegates
+
+/// A plain class (no conformance, no stored property for the chain) that logs its calls and
+/// its death: chains hold it on the zeroing fast path by default.
+final class Zeroed: DelegateResponder {
     let name: String
     let log: Log
     /// Run inside the didScroll handler.
-    var onScroll: ((Tracked) -> Void)?
+    var onScroll: ((Zeroed) -> Void)?
     /// Run inside deinit.
     var onDeinit: (() -> Void)?
 
@@ -23,7 +25,7 @@ final class Tracked: DelegateResponder, DelegateLifetimeTracking {
         onDeinit?()
     }
 
-    static let responses = SendableResponses<Tracked>()
+    static let responses = SendableResponses<Zeroed>()
         .on(Scroll.didScroll) { me, offset in
             me.log.record("\(me.name).didScroll(\(offset))")
             me.onScroll?(me)
@@ -33,21 +35,95 @@ final class Tracked: DelegateResponder, DelegateLifetimeTracking {
 
 /// Keeps a target alive until a handler lets it go.
 final class Holder {
-    var target: Tracked?
+    var target: Zeroed?
 }
 
-@Suite("Tracked retention")
-struct TrackedRetentionTests {
-    @Test func aTrackingTargetIsHeldTrackedNotWeaklyAndDiesWhenItsOwnersLetGo() {
+/// A plain class that chains hold with a Swift `weak` reference, as they hold Objective-C-rooted
+/// objects on Apple platforms.
+final class WeakPathMortal: DelegateResponder {
+    let name: String
+    let log: Log
+    init(_ name: String, log: Log) {
+        _ = Self.onWeakPath
+        self.name = name
+        self.log = log
+    }
+    deinit { log.record("\(name).deinit") }
+    private static let onWeakPath: Void = useWeakReferenceHold(for: WeakPathMortal.self)
+    static let responses = SendableResponses<WeakPathMortal>()
+        .on(Scroll.didScroll) { me, offset in me.log.record("\(me.name).didScroll(\(offset))") }
+}
+
+class NativeBase {}
+final class NativeLeaf: NativeBase {}
+
+@Suite("The weak hold's decision")
+struct WeakHoldDecisionTests {
+    @Test func aClassWhoseRootIsNativeIsHeldZeroingAndAnyOtherRootFallsBackToAWeakReference() {
+        let parent: (AnyClass) -> AnyClass? = { $0 == NativeLeaf.self ? NativeBase.self : nil }
+        // The walk reaches the root (NativeBase) and asks about it alone.
+        var asked: [ObjectIdentifier] = []
+        let native = weakHold(for: NativeLeaf.self, superclass: parent) {
+            asked.append(ObjectIdentifier($0))
+            return true
+        }
+        #expect(native == .zeroing)
+        #expect(asked == [ObjectIdentifier(NativeBase.self)])
+        // An Objective-C root (as NSObject on Apple platforms) means a weak reference.
+        #expect(weakHold(for: NativeLeaf.self, superclass: parent, isNativeRoot: { _ in false }) == .weakReference)
+        #expect(weakHold(for: NativeBase.self, superclass: parent, isNativeRoot: { $0 == NativeBase.self }) == .zeroing)
+    }
+
+    @Test func everyPlainSwiftClassIsHeldZeroingHere() {
+        #if !canImport(ObjectiveC)
+        #expect(weakHold(for: NativeLeaf.self) == .zeroing)
+        #expect(weakHold(for: Zeroed.self) == .zeroing)
+        #endif
         let log = Log()
         let chain = DelegateChain()
-        weak var weakTracked: Tracked?
+        let weakPath = WeakPathMortal("w", log: log), native = Zeroed("n", log: log)
+        #expect(weakHold(for: WeakPathMortal.self) == .weakReference) // sent there by its init
+        chain.add(weakPath)
+        chain.add(native)
+        #expect(chain.holdForTesting(of: weakPath) == .weak)
+        #expect(chain.holdForTesting(of: native) == .zeroing)
+        withExtendedLifetime((weakPath, native)) {}
+    }
+
+    @Test func theWeakReferencePathKeepsTheContract() {
+        let log = Log()
+        let chain = DelegateChain()
+        let survivor = WeakPathMortal("survivor", log: log)
+        chain.add(survivor)
         do {
-            let tracked = Tracked("t", log: log)
+            let doomed = WeakPathMortal("doomed", log: log)
+            chain.add(doomed)
+            chain.send(Scroll.didScroll, 1)
+        }
+        #expect(chain.count == 1)
+        #expect(chain.targets.count == 1)
+        chain.send(Scroll.didScroll, 2)
+        #expect(
+            log.events == [
+                "survivor.didScroll(1)", "doomed.didScroll(1)", "doomed.deinit", "survivor.didScroll(2)",
+            ])
+        #expect(chain.registrationCount == 1)
+        withExtendedLifetime(survivor) {}
+    }
+}
+
+@Suite("Zeroing hold")
+struct ZeroingHoldTests {
+    @Test func aPlainClassIsHeldZeroingNotWeaklyAndDiesWhenItsOwnersLetGo() {
+        let log = Log()
+        let chain = DelegateChain()
+        weak var weakTracked: Zeroed?
+        do {
+            let tracked = Zeroed("t", log: log)
             weakTracked = tracked
             chain.add(tracked)
             #expect(chain.retention(of: tracked) == .weak)
-            #expect(chain.holdForTesting(of: tracked) == .tracked)
+            #expect(chain.holdForTesting(of: tracked) == .zeroing)
             chain.send(Scroll.didScroll, 1)
             #expect(chain.send(Scroll.viewForZooming) == .some("view of t"))
         }
@@ -56,49 +132,97 @@ struct TrackedRetentionTests {
         #expect(log.events == ["t.didScroll(1)", "t.deinit"])
     }
 
-    @Test func aDeadTargetsSlotIsReclaimedWithoutAnySendFindingIt() {
+    @Test func aDeadTargetIsNeverReportedAndItsMemoryIsGivenBackByTheNextSweep() {
         let log = Log()
         let chain = DelegateChain()
-        let survivor = Tracked("survivor", log: log)
-        chain.add(survivor)
+        let survivor = Zeroed("survivor", log: log)
+        chain.add(survivor, responses: Responses<Zeroed>().on(Scroll.willBeginDragging) { _ in })
+        weak var weakDoomed: Zeroed?
         do {
-            let doomed = Tracked("doomed", log: log)
+            let doomed = Zeroed("doomed", log: log)
+            weakDoomed = doomed
             chain.add(doomed)
         }
-        // No send has run since the death: the lifetime reported it.
-        #expect(chain.table.inbox.hasReports)
+        // No send has run since the death: the chain still holds the dead target's memory, but
+        // reports nothing of it.
+        #expect(weakDoomed == nil)
+        #expect(chain.deadAllocationsHeld == 1)
+        #expect(chain.count == 1)
+        #expect(chain.targets.map(ObjectIdentifier.init) == [ObjectIdentifier(survivor)])
+        #expect(!chain.isEmpty)
+        #expect(!chain.responds(to: Scroll.viewForZooming)) // only the dead target answered it
+        #expect(chain.send(Scroll.viewForZooming) == nil)
+        // That send met the dead target and reclaimed it.
+        #expect(chain.deadAllocationsHeld == 0)
         #expect(chain.registrationCount == 1)
         #expect(chain.tableStats.liveSlots == 1)
         #expect(chain.invariantViolation == 0)
+        #expect(log.events == ["doomed.deinit"])
+    }
+
+    /// A dead target's memory is given back even by a chain that never sends: each add sweeps
+    /// once the list has doubled.
+    @Test func addsAloneReclaimDeadTargets() {
+        let log = Log()
+        let chain = DelegateChain()
+        let survivor = Zeroed("survivor", log: log)
+        chain.add(survivor)
+        for index in 0..<1_000 {
+            chain.add(Zeroed("m\(index)", log: log))
+            #expect(chain.deadAllocationsHeld <= 16)
+        }
+        #expect(chain.registrationListCount <= 17)
+        #expect(chain.count == 1)
+        #expect(chain.invariantViolation == 0)
+    }
+
+    /// The chain's unowned reference keeps a dead target's memory, and gives it back when the
+    /// chain goes: afterwards the test's own unowned reference is the only one left.
+    @Test func aFreedChainGivesBackTheMemoryOfItsDeadTargets() {
+        let log = Log()
+        var chain: DelegateChain? = DelegateChain()
+        let pointer: UnsafeMutableRawPointer
+        do {
+            let target = Zeroed("t", log: log)
+            pointer = Unmanaged.passUnretained(target).toOpaque()
+            cdt_swift_unowned_retain(pointer) // the test's own: the memory stays readable
+            chain!.add(target)
+        }
+        #expect(log.events == ["t.deinit"])
+        #expect(cdt_swift_unowned_count(pointer) == 2) // the chain's and the test's
+        chain = nil
+        #expect(cdt_swift_unowned_count(pointer) == 1)
+        cdt_swift_unowned_release(pointer)
     }
 
     @Test func aTargetReleasingItselfInsideItsOwnHandlerFinishesTheCallAlive() {
         let log = Log()
         let chain = DelegateChain()
         let holder = Holder()
-        holder.target = Tracked("self-releaser", log: log)
+        holder.target = Zeroed("self-releaser", log: log)
         holder.target!.onScroll = { me in
             holder.target = nil // the last strong reference, outside the chain
             me.log.record("\(me.name) still alive in its handler")
         }
         chain.add(holder.target!)
-        let after = Tracked("after", log: log)
+        let after = Zeroed("after", log: log)
         chain.add(after)
         chain.send(Scroll.didScroll, 1)
         chain.send(Scroll.didScroll, 2)
-        #expect(log.events == [
-            "self-releaser.didScroll(1)", "self-releaser still alive in its handler", "self-releaser.deinit",
-            "after.didScroll(1)", "after.didScroll(2)",
-        ])
+        #expect(
+            log.events == [
+                "self-releaser.didScroll(1)", "self-releaser still alive in its handler", "self-releaser.deinit",
+                "after.didScroll(1)", "after.didScroll(2)",
+            ])
         #expect(chain.registrationCount == 1)
     }
 
     @Test func aTargetKilledByAnEarlierHandlerIsNotCalledInTheSameDispatch() {
         let log = Log()
         let chain = DelegateChain()
-        let killer = Tracked("killer", log: log)
+        let killer = Zeroed("killer", log: log)
         let holder = Holder()
-        holder.target = Tracked("victim", log: log)
+        holder.target = Zeroed("victim", log: log)
         chain.add(killer)
         chain.add(holder.target!)
         killer.onScroll = { _ in holder.target = nil }
@@ -110,36 +234,37 @@ struct TrackedRetentionTests {
     @Test func aSendFromADyingTargetsDeinitSkipsThatTarget() {
         let log = Log()
         let chain = DelegateChain()
-        let other = Tracked("other", log: log)
+        let other = Zeroed("other", log: log)
         chain.add(other)
         do {
-            let dying = Tracked("dying", log: log)
+            let dying = Zeroed("dying", log: log)
             dying.onDeinit = { chain.send(Scroll.didScroll, 9) }
             chain.add(dying)
         }
         #expect(log.events == ["dying.deinit", "other.didScroll(9)"])
     }
 
-    @Test func strongRetentionStillKeepsATrackingTargetAlive() {
+    @Test func strongRetentionStillKeepsAPlainTargetAlive() {
         let log = Log()
         let chain = DelegateChain()
-        weak var weakTracked: Tracked?
+        weak var weakTracked: Zeroed?
         do {
-            let tracked = Tracked("t", log: log)
+            let tracked = Zeroed("t", log: log)
             weakTracked = tracked
             chain.add(tracked, retention: .strong)
             #expect(chain.holdForTesting(of: tracked) == .strong)
         }
         #expect(weakTracked != nil)
-        chain.add(weakTracked!) // back to the tracked hold: nothing else keeps it alive
+        chain.add(weakTracked!) // back to the zeroing hold: nothing else keeps it alive
         #expect(weakTracked == nil)
-        #expect(chain.registrationCount == 0)
+        #expect(chain.count == 0)
+        #expect(chain.deadAllocationsHeld == 1)
     }
 
-    @Test func tokensAndRemovalWorkOnTrackedTargets() {
+    @Test func tokensAndRemovalWorkOnZeroingTargets() {
         let log = Log()
         let chain = DelegateChain()
-        let a = Tracked("a", log: log), b = Tracked("b", log: log)
+        let a = Zeroed("a", log: log), b = Zeroed("b", log: log)
         let token = chain.add(a)
         chain.add(b)
         token.cancel()
@@ -239,10 +364,9 @@ final class StressShared: Sendable {
     let finalRegistrations = Atomic<Int>(-1)
 }
 
-final class StressTarget: DelegateResponder, DelegateLifetimeTracking, Sendable {
+final class StressTarget: DelegateResponder, Sendable {
     static let tick = Message<Int, Void>("stress.tick:")
 
-    let delegateLifetime = DelegateLifetime()
     let shared: StressShared
     let deinitStarted = Atomic<Bool>(false)
     let inHandler = Atomic<Int>(0)
@@ -269,8 +393,7 @@ final class StressTarget: DelegateResponder, DelegateLifetimeTracking, Sendable 
 
 /// A target whose handler runs `duringCall` (which lets another thread release it), recording
 /// a violation if its deinit starts while a call is in progress or a call starts after it.
-final class HandoffTarget: DelegateResponder, DelegateLifetimeTracking, Sendable {
-    let delegateLifetime = DelegateLifetime()
+final class HandoffTarget: DelegateResponder, Sendable {
     let shared: StressShared
     let duringCall: @Sendable () -> Void
     let deinitStarted = Atomic<Bool>(false)

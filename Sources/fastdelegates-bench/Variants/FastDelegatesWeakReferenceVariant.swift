@@ -1,29 +1,34 @@
-import FastDelegates
+@_spi(Testing) import FastDelegates
 
-/// A bench target that owns a `DelegateLifetime`, so chains hold it in the tracked mode: the
-/// same work as ``BenchTarget``.
-final class TrackedBenchTarget: DelegateResponder, DelegateLifetimeTracking {
-    let delegateLifetime = DelegateLifetime()
+/// A bench target that chains hold with a Swift `weak` reference, as they hold
+/// Objective-C-rooted objects on Apple platforms: the same work as ``BenchTarget``.
+final class WeakReferenceBenchTarget: DelegateResponder {
     var sum = 0
     let bank: Bank?
 
-    init(bank: Bank? = nil) { self.bank = bank }
+    init(bank: Bank? = nil) {
+        _ = Self.onWeakReferencePath
+        self.bank = bank
+    }
+
+    private static let onWeakReferencePath: Void = useWeakReferenceHold(for: WeakReferenceBenchTarget.self)
 
     deinit { bank?.total &+= sum }
 
-    static let responses = SendableResponses<TrackedBenchTarget>()
+    static let responses = SendableResponses<WeakReferenceBenchTarget>()
         .on(Bench.tick) { me, value in me.sum &+= value }
         .on(Bench.first) { _, value in value &+ 1 }
 
-    static func make(_ n: Int, bank: Bank? = nil) -> [TrackedBenchTarget] {
-        (0..<n).map { _ in TrackedBenchTarget(bank: bank) }
+    static func make(_ n: Int, bank: Bank? = nil) -> [WeakReferenceBenchTarget] {
+        (0..<n).map { _ in WeakReferenceBenchTarget(bank: bank) }
     }
 }
 
-/// FastDelegates' tracked retention: targets that track their lifetime, held by an unowned
-/// reference and called under `swift_tryRetain` (no Swift weak reference anywhere).
-enum FastDelegatesTrackedVariant {
-    static let variant = Variant(name: "fastdelegates-tracked") { scenario, n in
+/// FastDelegates' fallback weak hold: a `DelegateChain` holding its targets with a Swift `weak`
+/// reference (the hold of Objective-C-rooted objects on Apple platforms), where a plain Swift
+/// class gets the zeroing fast path (`fastdelegates-weak`).
+enum FastDelegatesWeakReferenceVariant {
+    static let variant = Variant(name: "fastdelegates-weak-reference") { scenario, n in
         switch scenario {
         case .tick: TickRunner(n)
         case .first: FirstRunner(n)
@@ -33,17 +38,17 @@ enum FastDelegatesTrackedVariant {
         }
     }
 
-    static func chain(_ n: Int) -> (DelegateChain, [TrackedBenchTarget]) {
+    static func chain(_ n: Int) -> (DelegateChain, [WeakReferenceBenchTarget]) {
         let chain = DelegateChain()
-        let targets = TrackedBenchTarget.make(n)
+        let targets = WeakReferenceBenchTarget.make(n)
         for target in targets { chain.add(target) }
         return (chain, targets)
     }
 
     final class TickRunner: Runner {
         let chain: DelegateChain
-        let targets: [TrackedBenchTarget]
-        init(_ n: Int) { (chain, targets) = FastDelegatesTrackedVariant.chain(n) }
+        let targets: [WeakReferenceBenchTarget]
+        init(_ n: Int) { (chain, targets) = FastDelegatesWeakReferenceVariant.chain(n) }
         @inline(never)
         func run(_ count: Int, base: Int) {
             for i in 0..<count { chain.send(Bench.tick, base &+ i) }
@@ -53,9 +58,9 @@ enum FastDelegatesTrackedVariant {
 
     final class FirstRunner: Runner {
         let chain: DelegateChain
-        let targets: [TrackedBenchTarget]
+        let targets: [WeakReferenceBenchTarget]
         var answers = 0
-        init(_ n: Int) { (chain, targets) = FastDelegatesTrackedVariant.chain(n) }
+        init(_ n: Int) { (chain, targets) = FastDelegatesWeakReferenceVariant.chain(n) }
         @inline(never)
         func run(_ count: Int, base: Int) {
             var sum = 0
@@ -67,9 +72,9 @@ enum FastDelegatesTrackedVariant {
 
     final class RespondsRunner: Runner {
         let chain: DelegateChain
-        let targets: [TrackedBenchTarget]
+        let targets: [WeakReferenceBenchTarget]
         var trues = 0
-        init(_ n: Int) { (chain, targets) = FastDelegatesTrackedVariant.chain(n) }
+        init(_ n: Int) { (chain, targets) = FastDelegatesWeakReferenceVariant.chain(n) }
         @inline(never)
         func run(_ count: Int, base: Int) {
             var found = 0
@@ -84,19 +89,19 @@ enum FastDelegatesTrackedVariant {
     final class ChurnRunner: Runner {
         let chain = DelegateChain()
         let bank = Bank()
-        var live: [TrackedBenchTarget?]
+        var live: [WeakReferenceBenchTarget?]
         var cursor = 0
         var step = 0
         init(_ n: Int) {
-            live = TrackedBenchTarget.make(n, bank: bank)
+            live = WeakReferenceBenchTarget.make(n, bank: bank)
             for target in live { chain.add(target!) }
         }
         @inline(never)
         func run(_ count: Int, base: Int) {
             for i in 0..<count {
                 if let old = live[cursor], step & 1 == 0 { chain.remove(old) }
-                let fresh = TrackedBenchTarget(bank: bank)
-                live[cursor] = fresh  // the old target dies here
+                let fresh = WeakReferenceBenchTarget(bank: bank)
+                live[cursor] = fresh // the old target dies here
                 chain.add(fresh)
                 cursor = cursor + 1 == live.count ? 0 : cursor + 1
                 step &+= 1

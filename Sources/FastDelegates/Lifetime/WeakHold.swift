@@ -1,0 +1,87 @@
+import Synchronization
+
+#if canImport(ObjectiveC)
+import ObjectiveC
+#endif
+
+/// How a chain holds a target added with ``Retention/weak`` (the default): the one decision
+/// between the zeroing fast path and a Swift `weak` reference, made per class by
+/// ``weakHold(for:)``.
+///
+/// - `zeroing`: the chain takes an *unowned* reference, which keeps the object's memory but not
+///   the object alive, and wraps each call in `swift_tryRetain`/`swift_release`. `tryRetain`
+///   fails once the object has started to deinitialize, so the target is never called during or
+///   after its `deinit`, even when its last release happens on another thread mid-send, and the
+///   call's own strong reference keeps it alive for the whole call. Unlike a `weak` reference,
+///   it leaves the object's reference count inline (a weak reference moves it to a side table
+///   for good, which slows every retain and release of the object everywhere) and costs no weak
+///   load per call. Only the Swift runtime's native reference counting supports it.
+/// - `weakReference`: a Swift `weak` reference, for objects whose reference count the Swift
+///   runtime does not own: Objective-C-rooted objects on Apple platforms (`NSObject`
+///   subclasses, Swift classes inheriting from them, bridged and boxed values), for which the
+///   runtime's unowned and `tryRetain` entry points would corrupt the reference count.
+enum WeakHold: Sendable, Hashable {
+    case zeroing
+    case weakReference
+}
+
+/// The hold a weakly retained target of class `type` gets: ``WeakHold/zeroing`` for a native
+/// Swift class, ``WeakHold/weakReference`` for a class rooted in Objective-C (only on Apple
+/// platforms; elsewhere every class is native) or one a test or benchmark sent to the weak path
+/// with ``useWeakReferenceHold(for:)``.
+///
+/// The answer depends on the class alone; it is the only place this decision is made.
+func weakHold(for type: AnyClass) -> WeakHold {
+    if WeakHoldOverrides.any.load(ordering: .acquiring),
+        WeakHoldOverrides.classes.withLock({ $0.contains(ObjectIdentifier(type)) })
+    {
+        return .weakReference
+    }
+    #if canImport(ObjectiveC)
+    return weakHold(for: type, superclass: { class_getSuperclass($0) }, isNativeRoot: isSwiftObjectRoot)
+    #else
+    // No Objective-C runtime: every class uses Swift's native reference counting.
+    return .zeroing
+    #endif
+}
+
+/// The decision itself, with the class hierarchy's lookups passed in so that it is testable on
+/// every platform: walks `type`'s superclasses to its root, and holds it zeroing only if
+/// `isNativeRoot` says that root is Swift's native one.
+func weakHold(
+    for type: AnyClass, superclass: (AnyClass) -> AnyClass?, isNativeRoot: (AnyClass) -> Bool
+) -> WeakHold {
+    var root: AnyClass = type
+    while let parent = superclass(root) { root = parent }
+    return isNativeRoot(root) ? .zeroing : .weakReference
+}
+
+#if canImport(ObjectiveC)
+/// The Objective-C root class of every native Swift class (`Swift._SwiftObject`, under its
+/// mangled Objective-C name); Objective-C-rooted classes end in `NSObject` or `NSProxy` instead.
+private let swiftObjectRoot: ObjectIdentifier? = (objc_getClass("_TtCs12_SwiftObject") as? AnyClass)
+    .map(ObjectIdentifier.init)
+
+private func isSwiftObjectRoot(_ root: AnyClass) -> Bool {
+    ObjectIdentifier(root) == swiftObjectRoot
+}
+#endif
+
+/// Classes sent to the weak-reference path by ``useWeakReferenceHold(for:)``.
+private enum WeakHoldOverrides {
+    /// Whether any class was sent: until then the decision skips the lock.
+    static let any = Atomic<Bool>(false)
+    static let classes = Mutex<Set<ObjectIdentifier>>([])
+}
+
+/// Makes chains hold weakly retained targets of class `type` (exactly this class, not its
+/// subclasses) with a Swift `weak` reference instead of the zeroing fast path, as they hold
+/// Objective-C-rooted objects on Apple platforms.
+///
+/// For benchmarks and tests that measure or check that path on any platform; it changes the
+/// hold of targets added from now on. Not for production use.
+@_spi(Testing)
+public func useWeakReferenceHold(for type: AnyClass) {
+    WeakHoldOverrides.classes.withLock { _ = $0.insert(ObjectIdentifier(type)) }
+    WeakHoldOverrides.any.store(true, ordering: .releasing)
+}

@@ -1,0 +1,185 @@
+/// What ``RegistrationList`` needs of a chain's registration.
+protocol ListedRegistration: AnyObject {
+    /// The identity of the target it was made for (valid while the target lives).
+    var identity: ObjectIdentifier { get }
+    /// Unique within its list for the list's whole life (64 bits never wrap): what tokens name.
+    var serial: UInt64 { get }
+    /// Its sort key, strictly increasing along the list; set by the list.
+    var order: UInt64 { get set }
+    /// Set by the list when the registration leaves its indexes (removed, or swept dead).
+    var isUnlisted: Bool { get set }
+    /// Whether its target is `object`, alive (the caller keeps `object` alive).
+    func holds(_ object: AnyObject) -> Bool
+}
+
+/// The registration model both chains share: registration order (with sort keys), the identity
+/// and serial indexes, insertion at a live index, and the sweep of removed and dead
+/// registrations. ``DelegateChain`` owns one; ``ConcurrentDelegateChain`` keeps one under its
+/// mutex. Each chain keeps its own hot path (the C table, or immutable snapshots) in step with it.
+///
+/// A removed registration stays in ``entries`` (unlisted) until the next sweep, so a removal
+/// shifts nothing; a sweep runs once removed ones make up half of the list, and an add sweeps
+/// first once the list has doubled since the last sweep, so dead registrations (and the memory
+/// of targets a zeroing hold keeps) stay within a constant factor of the live ones, or 16,
+/// even in a chain that never sends.
+struct RegistrationList<Entry: ListedRegistration> {
+    /// Every registration in dispatch order, unlisted ones not yet swept included.
+    private(set) var entries: [Entry] = []
+    /// How many of `entries` are unlisted.
+    private(set) var unlistedCount = 0
+    private var byIdentity: [ObjectIdentifier: Entry] = [:]
+    private var bySerial: [UInt64: Entry] = [:]
+    private var lastSerial: UInt64 = 0
+    private var sweepThreshold = 16
+
+    /// The gap between consecutive sort keys when appending: room for 2^24 insertions between
+    /// two neighbours before a renumbering.
+    static var orderStep: UInt64 { 1 << 24 }
+
+    /// Registrations not removed: live, or dead and not yet swept.
+    var listedCount: Int { entries.count - unlistedCount }
+
+    /// A serial for a new registration.
+    mutating func makeSerial() -> UInt64 {
+        lastSerial += 1
+        return lastSerial
+    }
+
+    /// The listed registration whose target is `target`, if any (`live`). A registration found
+    /// under `target`'s identity whose own target died, and whose address `target` now has, is
+    /// `stale`: the caller removes it.
+    func lookup(_ target: AnyObject) -> (live: Entry?, stale: Entry?) {
+        guard let entry = byIdentity[ObjectIdentifier(target)] else { return (nil, nil) }
+        return entry.holds(target) ? (entry, nil) : (nil, entry)
+    }
+
+    /// The listed registration with `serial`, if any.
+    func entry(serial: UInt64) -> Entry? {
+        bySerial[serial]
+    }
+
+    /// Whether an add should sweep first: the list has doubled since the last sweep.
+    var sweepIsDue: Bool { entries.count >= sweepThreshold }
+
+    /// Lists a new registration at the end, or before the registration now at live index
+    /// `liveIndex` (counting those that are listed and `isAlive`), and gives it its sort key.
+    /// `renumbered` is called for every registration whose key a renumbering changed.
+    /// - Precondition: `0 <= liveIndex <= ` the live count.
+    mutating func insert(
+        _ entry: Entry, atLiveIndex liveIndex: Int?, isAlive: (Entry) -> Bool, renumbered: (Entry) -> Void
+    ) {
+        let position = place(atLiveIndex: liveIndex, isAlive: isAlive, renumbered: renumbered)
+        entries.insert(entry, at: position.index)
+        entry.order = position.key
+        entry.isUnlisted = false
+        byIdentity[entry.identity] = entry
+        bySerial[entry.serial] = entry
+    }
+
+    /// Moves a listed registration to live index `liveIndex` (counted among the others), with a
+    /// new sort key.
+    mutating func move(
+        _ entry: Entry, toLiveIndex liveIndex: Int, isAlive: (Entry) -> Bool, renumbered: (Entry) -> Void
+    ) {
+        guard let current = entries.firstIndex(where: { $0 === entry }) else { return }
+        entries.remove(at: current)
+        let position = place(atLiveIndex: liveIndex, isAlive: isAlive, renumbered: renumbered)
+        entries.insert(entry, at: position.index)
+        entry.order = position.key
+    }
+
+    /// Takes a listed registration out of the indexes; it stays in `entries` until the next
+    /// sweep. Returns whether a sweep is due (removed ones make up half of the list).
+    /// - Complexity: O(1).
+    mutating func unlist(_ entry: Entry) -> Bool {
+        guard !entry.isUnlisted else { return false }
+        forget(entry)
+        unlistedCount += 1
+        return unlistedCount >= 16 && unlistedCount * 2 >= entries.count
+    }
+
+    /// Drops every unlisted registration and every listed one that `isAlive` says is dead (those
+    /// are unlisted here). Returns the dead ones it unlisted, and every registration that left,
+    /// for the caller to let go of once the list is no longer being accessed (a registration's
+    /// last release may run deinits that use the chain).
+    /// - Complexity: O(*n*).
+    mutating func sweep(isAlive: (Entry) -> Bool) -> (dead: [Entry], left: [Entry]) {
+        var kept: [Entry] = []
+        var dead: [Entry] = []
+        var left: [Entry] = []
+        kept.reserveCapacity(entries.count)
+        for entry in entries {
+            if entry.isUnlisted {
+                left.append(entry)
+            } else if isAlive(entry) {
+                kept.append(entry)
+            } else {
+                forget(entry)
+                dead.append(entry)
+                left.append(entry)
+            }
+        }
+        entries = kept
+        unlistedCount = 0
+        sweepThreshold = max(16, kept.count * 2)
+        return (dead, left)
+    }
+
+    /// Empties the list; returns what it held, listed or not, all unlisted now.
+    mutating func removeAll() -> [Entry] {
+        let removed = entries
+        for entry in removed { entry.isUnlisted = true }
+        entries.removeAll()
+        byIdentity.removeAll()
+        bySerial.removeAll()
+        unlistedCount = 0
+        return removed
+    }
+
+    private mutating func forget(_ entry: Entry) {
+        entry.isUnlisted = true
+        if byIdentity[entry.identity] === entry { byIdentity[entry.identity] = nil }
+        if bySerial[entry.serial] === entry { bySerial[entry.serial] = nil }
+    }
+
+    /// The array index and sort key before the live registration now at `liveIndex` (the end
+    /// when nil).
+    private mutating func place(
+        atLiveIndex liveIndex: Int?, isAlive: (Entry) -> Bool, renumbered: (Entry) -> Void
+    ) -> (index: Int, key: UInt64) {
+        guard let liveIndex else { return appendPlace(renumbered: renumbered) }
+        var live = 0
+        var index = entries.count
+        for (offset, entry) in entries.enumerated() where !entry.isUnlisted && isAlive(entry) {
+            if live == liveIndex {
+                index = offset
+                break
+            }
+            live += 1
+        }
+        precondition(
+            liveIndex >= 0 && (index < entries.count || live == liveIndex),
+            "FastDelegates: insert index \(liveIndex) is out of range 0...\(live)")
+        if index == entries.count { return appendPlace(renumbered: renumbered) }
+        let below = index == 0 ? 0 : entries[index - 1].order
+        if entries[index].order - below < 2 {
+            renumber(renumbered)
+            return place(atLiveIndex: liveIndex, isAlive: isAlive, renumbered: renumbered)
+        }
+        return (index, below + (entries[index].order - below) / 2)
+    }
+
+    private mutating func appendPlace(renumbered: (Entry) -> Void) -> (index: Int, key: UInt64) {
+        if (entries.last?.order ?? 0) > UInt64.max - Self.orderStep * 2 { renumber(renumbered) }
+        return (entries.count, (entries.last?.order ?? 0) + Self.orderStep)
+    }
+
+    private mutating func renumber(_ renumbered: (Entry) -> Void) {
+        for (offset, entry) in entries.enumerated() {
+            entry.order = UInt64(offset + 1) * Self.orderStep
+            renumbered(entry)
+        }
+    }
+}
+
+extension RegistrationList: Sendable where Entry: Sendable {}

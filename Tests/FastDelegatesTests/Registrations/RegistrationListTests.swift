@@ -1,0 +1,125 @@
+import Testing
+
+@testable import FastDelegates
+
+/// A registration for the list alone: its target is weak, its liveness up to the test.
+final class ListEntry: ListedRegistration {
+    let identity: ObjectIdentifier
+    let serial: UInt64
+    var order: UInt64 = 0
+    var isUnlisted = false
+    weak var target: AnyObject?
+    var alive = true
+
+    init(_ target: AnyObject, serial: UInt64) {
+        identity = ObjectIdentifier(target)
+        self.serial = serial
+        self.target = target
+    }
+
+    func holds(_ object: AnyObject) -> Bool { target === object }
+}
+
+/// The registration model both chains share, on its own.
+@Suite("Registration list")
+struct RegistrationListTests {
+    final class Object {}
+
+    static func add(_ object: AnyObject, to list: inout RegistrationList<ListEntry>, at index: Int? = nil) -> ListEntry
+    {
+        let entry = ListEntry(object, serial: list.makeSerial())
+        list.insert(entry, atLiveIndex: index, isAlive: { $0.alive }, renumbered: { _ in })
+        return entry
+    }
+
+    @Test func insertPlacesAtALiveIndexWithIncreasingKeysAndMoveCountsTheOthers() {
+        var list = RegistrationList<ListEntry>()
+        let objects = (0..<4).map { _ in Object() }
+        let a = Self.add(objects[0], to: &list), b = Self.add(objects[1], to: &list)
+        b.alive = false // a dead entry is not counted by live indexes
+        let c = Self.add(objects[2], to: &list, at: 1) // after a, past the dead b
+        let d = Self.add(objects[3], to: &list, at: 0)
+        #expect(list.entries.map(\.serial) == [d.serial, a.serial, b.serial, c.serial])
+        #expect(zip(list.entries, list.entries.dropFirst()).allSatisfy { $0.order < $1.order })
+        list.move(d, toLiveIndex: 2, isAlive: { $0.alive }, renumbered: { _ in }) // among a and c: last
+        #expect(list.entries.filter(\.alive).map(\.serial) == [a.serial, c.serial, d.serial])
+        #expect(zip(list.entries, list.entries.dropFirst()).allSatisfy { $0.order < $1.order })
+    }
+
+    @Test func keysRunOutAndAreRenumberedInOrder() {
+        var list = RegistrationList<ListEntry>()
+        let objects = (0..<40).map { _ in Object() }
+        let first = Self.add(objects[0], to: &list)
+        _ = Self.add(objects[1], to: &list)
+        var renumbered = 0
+        // Always before the second entry: the gap halves each time, until a renumbering.
+        for object in objects.dropFirst(2) {
+            let entry = ListEntry(object, serial: list.makeSerial())
+            list.insert(entry, atLiveIndex: 1, isAlive: { $0.alive }, renumbered: { _ in renumbered += 1 })
+        }
+        #expect(renumbered > 0)
+        #expect(list.entries.first === first)
+        #expect(zip(list.entries, list.entries.dropFirst()).allSatisfy { $0.order < $1.order })
+    }
+
+    @Test func lookupsNeverAliasAndUnlistedEntriesLeaveWithTheSweep() {
+        var list = RegistrationList<ListEntry>()
+        let object = Object()
+        let first = Self.add(object, to: &list)
+        #expect(list.lookup(object).live === first)
+        let due = list.unlist(first)
+        #expect(!due)
+        #expect(list.lookup(object).live == nil)
+        #expect(list.entry(serial: first.serial) == nil)
+        let second = Self.add(object, to: &list)
+        #expect(second.serial != first.serial)
+        #expect(list.entry(serial: second.serial) === second)
+        // Unlisting the old entry again must not clear the new one's indexes.
+        _ = list.unlist(first)
+        #expect(list.lookup(object).live === second)
+        #expect(list.entries.count == 2 && list.listedCount == 1)
+        let (dead, left) = list.sweep { $0.alive }
+        #expect(dead.isEmpty && left.map(\.serial) == [first.serial])
+        #expect(list.entries.map(\.serial) == [second.serial])
+    }
+
+    @Test func aStaleEntryIsReportedWhenAnotherObjectHasItsIdentity() {
+        var list = RegistrationList<ListEntry>()
+        var object: Object? = Object()
+        let entry = Self.add(object!, to: &list)
+        object = nil
+        // The identity is the dead object's address; any object later at that address is another.
+        #expect(entry.target == nil)
+        let stranger = Object()
+        if ObjectIdentifier(stranger) == entry.identity {
+            #expect(list.lookup(stranger).stale === entry)
+        }
+        #expect(list.lookup(stranger).live == nil)
+    }
+
+    @Test func sweepsAreDueOnceTheListDoublesOrHalfOfItIsRemoved() {
+        var list = RegistrationList<ListEntry>()
+        let objects = (0..<40).map { _ in Object() }
+        var entries: [ListEntry] = []
+        for object in objects.prefix(15) { entries.append(Self.add(object, to: &list)) }
+        #expect(!list.sweepIsDue)
+        entries.append(Self.add(objects[15], to: &list))
+        #expect(list.sweepIsDue) // 16 entries since the last sweep (none)
+        for entry in entries.prefix(10) { entry.alive = false }
+        let (dead, left) = list.sweep { $0.alive }
+        #expect(dead.count == 10 && left.count == 10 && dead.allSatisfy(\.isUnlisted))
+        #expect(list.entries.count == 6 && !list.sweepIsDue)
+        // Removals: a sweep is due once 16 or more make up half of the list.
+        for object in objects.dropFirst(16) { entries.append(Self.add(object, to: &list)) }
+        let listed = list.entries
+        var due = false
+        for (offset, entry) in listed.enumerated() {
+            due = list.unlist(entry)
+            if due {
+                #expect(offset + 1 >= 16 && (offset + 1) * 2 >= listed.count)
+                break
+            }
+        }
+        #expect(due)
+    }
+}
