@@ -3,8 +3,9 @@
 // - cdt_intern.h: messages (name and signature) interned into stable 32-bit ids (process-wide,
 //   thread-safe).
 // - cdt_chain.h: per-chain slot array and message table, with the inline dispatch hot path.
-// - cdt_swift_runtime.h: Swift runtime entry points for the tracked retention mode.
+// - cdt_swift_runtime.h: Swift runtime entry points for the zeroing hold (unowned + tryRetain).
 // - cdt_debug.h: test hooks shared by the whole core (allocation-failure injection).
+// - cdt_thread.h: per-thread reader records and the park word of the concurrent chain.
 //
 // Every exported symbol is prefixed `cdt_`.
 #ifndef CDISPATCHTABLE_H
@@ -15,5 +16,6 @@
 #include "cdt_random.h"
 #include "cdt_swift_runtime.h"
 #include "cdt_debug.h"
+#include "cdt_thread.h"
 
 #endif

@@ -1,8 +1,9 @@
 import Synchronization
 
 // The dispatch entry points of ConcurrentDelegateChain. @inlinable so that a client module gets
-// code specialized for its message types. A send takes no lock and allocates nothing: it pins
-// the published snapshot (SnapshotCell.pin) and walks its responders.
+// code specialized for its message types. A send takes no lock and allocates nothing: it
+// announces itself in its thread's record, walks the published snapshot unretained, and leaves
+// (see ReadSide).
 
 extension ConcurrentDelegateChain {
     /// Sends a void message: every live responder in order, or only the first in
@@ -15,6 +16,7 @@ extension ConcurrentDelegateChain {
     @inlinable
     public func send<Input>(_ message: Message<Input, Void>, _ input: Input) {
         let breaking = mode == .breaking
+        if observed.load(ordering: .relaxed) { notifyObservers(message, input) }
         dispatch(message) { target, handler in
             handler.body(target, input)
             return breaking
@@ -25,7 +27,10 @@ extension ConcurrentDelegateChain {
     /// - Complexity: O(1) expected, plus a skip past each dead or removed target.
     @inlinable
     public func responds<Input, Output>(to message: Message<Input, Output>) -> Bool {
-        cell.pin().hasLiveResponder(of: message.id)
+        let record = enterConcurrentDispatch(readSide, cell: cell.address)
+        let found = cell.load()._withUnsafeGuaranteedRef { $0.hasLiveResponder(of: message.id) }
+        leaveConcurrentDispatch(readSide, record, cell: cell)
+        return found
     }
 
     /// Calls `body` with each live, not removed responder of `message` in order, until it
@@ -34,11 +39,10 @@ extension ConcurrentDelegateChain {
     func dispatch<Input, Output>(
         _ message: Message<Input, Output>, _ body: (AnyObject, Handler<Input, Output>) -> Bool
     ) {
-        enterConcurrentDispatch()
-        let snapshot = cell.pin()
-        let sawDead = snapshot.forEachResponder(of: message, body)
-        withExtendedLifetime(snapshot) {}
-        leaveConcurrentDispatch()
+        let record = enterConcurrentDispatch(readSide, cell: cell.address)
+        let sawDead = cell.load()._withUnsafeGuaranteedRef { $0.forEachResponder(of: message, body) }
+        // Leaves before anything is released: a deinit that runs then is outside the dispatch.
+        leaveConcurrentDispatch(readSide, record, cell: cell)
         if sawDead || needsSweep.load(ordering: .relaxed) {
             needsSweep.store(true, ordering: .relaxed)
             sweepIfUncontended()
@@ -59,6 +63,7 @@ extension ConcurrentDelegateChain: MessageDispatching {
         to message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool
     ) -> Bool {
         var stopped = false
+        if observed.load(ordering: .relaxed) { notifyObservers(message, input) }
         dispatch(message) { target, handler in
             stopped = body(handler.body(target, input))
             return stopped

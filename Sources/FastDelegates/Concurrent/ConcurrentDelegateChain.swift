@@ -22,8 +22,11 @@ import Synchronization
 ///   must itself be thread-safe.
 /// - No lock is held while a handler runs: handlers may add, remove, and send.
 /// - A send never takes a lock, never waits for another send or for a mutation, and never
-///   allocates: it pins the chain's current immutable snapshot (a few atomic operations) and
-///   walks it. Mutations take a mutex, build a new snapshot, and publish it.
+///   allocates: it announces itself in its own thread's record, walks the chain's current
+///   immutable snapshot, and leaves; sends on different threads write no memory in common
+///   (but the calls' own counters of targets they both call). Mutations take a mutex, build
+///   a new snapshot, and publish it; a displaced snapshot is released once the last dispatch
+///   that may walk it has ended.
 /// - A send that races a mutation sees the chain either entirely as it was before the mutation
 ///   or entirely as it is after, never a mix; a removal additionally applies to sends already
 ///   running (see ``remove(_:)``).
@@ -54,6 +57,10 @@ public final class ConcurrentDelegateChain: Sendable {
     @usableFromInline
     let cell: SnapshotCell
 
+    /// The process-wide read side (`ReadSide.shared`), held so a send reaches it directly.
+    @usableFromInline
+    let readSide = ReadSide.shared
+
     /// Set by a send that met a dead target; the next send or mutation reclaims it.
     @usableFromInline
     let needsSweep = Atomic<Bool>(false)
@@ -69,9 +76,28 @@ public final class ConcurrentDelegateChain: Sendable {
     /// How tokens find this chain without keeping it alive.
     private let link = ChainLink()
 
+    /// Whether some stream observes this chain's sends: a send nobody observes pays one relaxed
+    /// load for observation. Written under `observers`' lock.
+    @usableFromInline
+    let observed = Atomic<Bool>(false)
+
+    /// The streams observing this chain's sends (nil while none does), under their own lock:
+    /// sends on any thread notify them, streams end on any thread.
+    let observers = HandoffMutex<MessageObservers?>(nil)
+
     struct State: Sendable {
         /// The registration model ``DelegateChain`` uses too: order, indexes, sweep rules.
         var list = RegistrationList<ConcurrentRegistration>()
+        /// Removed registrations whose calls may still be running on some thread: a second
+        /// remover of the same target (or token, or a `removeAll`) waits for them too. Pruned
+        /// of drained ones at every removal.
+        var draining: [ConcurrentRegistration] = []
+
+        /// Drops the drained registrations; returns those still draining that `matches`.
+        mutating func stillDraining(_ matches: (ConcurrentRegistration) -> Bool) -> [ConcurrentRegistration] {
+            draining.removeAll { $0.inFlight.load(ordering: .sequentiallyConsistent) < callUnit }
+            return draining.filter(matches)
+        }
     }
 
     /// An empty chain.
@@ -158,6 +184,7 @@ public final class ConcurrentDelegateChain: Sendable {
     }
 
     /// Inserts `responder`'s target at `index` of ``targets``, answering its `@Sendable` handlers.
+    /// - Precondition: `0 <= index <= targets.count` (not counting the target itself).
     /// - Complexity: O(*n* + *e*), as ``add(_:retention:)``.
     @discardableResult
     public func insert(_ responder: AnySendableResponder, at index: Int, retention: Retention = .weak)
@@ -170,32 +197,52 @@ public final class ConcurrentDelegateChain: Sendable {
 
     /// Removes `target`; it receives nothing more, even from a dispatch already running.
     ///
-    /// When this returns, no thread will call `target` again from this registration, and calls
-    /// that other threads had already started have returned, unless this is called from inside
-    /// a handler (then calls already running on other threads may still be finishing; see the
-    /// type's notes). Does nothing if `target` is not in the chain.
+    /// When this returns, no thread will call `target` again from this chain, and calls that
+    /// other threads had already started have returned, also when this returns false because
+    /// another thread removed `target` first (it waits for the same calls). The exception is a
+    /// call from inside a handler: then calls already running on other threads may still be
+    /// finishing (see the type's notes). Does nothing else if `target` is not in the chain.
+    ///
+    /// Because it waits for `target`'s running calls, a handler of `target` must not make this
+    /// call wait for the handler itself:
+    /// - A synchronous hop to another thread that removes the handler's own target, such as
+    ///   `DispatchQueue.main.sync { chain.remove(self) }` in a handler running on a background
+    ///   thread, waits forever: the main thread waits for the handler's call to end, and the
+    ///   handler waits for the main thread. (Inside the handler's own thread the removal does
+    ///   not wait; hop asynchronously, or remove from the handler itself.)
+    /// - Removing while holding a lock that `target`'s handler takes waits forever once a
+    ///   handler call is blocked on that lock: release the lock first.
     /// - Returns: whether `target` was in the chain.
-    /// - Complexity: O(*n* + *e*), plus the wait for running calls of `target`'s handlers.
+    /// - Complexity: O(*n* + *e*), plus the wait for running calls of `target`'s handlers (a
+    ///   brief spin, then the thread blocks until the last call ends).
     @discardableResult
     public func remove(_ target: AnyObject) -> Bool {
-        let (removed, garbage) = locked { state -> (ConcurrentRegistration?, Garbage) in
+        let identity = ObjectIdentifier(target)
+        let (removed, draining, garbage) = locked { state -> (Bool, [ConcurrentRegistration], Garbage) in
             var garbage = Garbage()
             let swept = Self.sweepDead(&state, garbage: &garbage)
             guard let registration = Self.liveRegistration(of: target, in: &state, garbage: &garbage) else {
                 if swept { publish(&state, garbage: &garbage) }
-                return (nil, garbage)
+                // Removed by another thread, whose calls may still run: wait for them as well.
+                return (false, state.stillDraining { $0.identity == identity }, garbage)
             }
             Self.unregister(registration, from: &state, garbage: &garbage)
             publish(&state, garbage: &garbage)
-            return (registration, garbage)
+            return (true, state.stillDraining { $0.identity == identity }, garbage)
         }
         withExtendedLifetime(garbage) {}
-        guard let removed else { return false }
-        if !isInsideConcurrentDispatch() { waitForCalls(of: removed) }
-        return true
+        if !isInsideConcurrentDispatch() {
+            for registration in draining { waitForCalls(of: registration) }
+        }
+        reclaimRetired()
+        return removed
     }
 
     /// Removes every target; none receives anything more (as ``remove(_:)``).
+    ///
+    /// Waits, as ``remove(_:)`` does, for the running calls of every target it removed and of
+    /// every target other threads removed whose calls are still running; the same handler
+    /// rules apply (no synchronous hop to a thread that calls this, no lock a handler takes).
     /// - Complexity: O(*n*), plus the wait for running calls.
     public func removeAll() {
         let (removed, garbage) = locked { state -> ([ConcurrentRegistration], Garbage) in
@@ -207,13 +254,15 @@ public final class ConcurrentDelegateChain: Sendable {
                 registration.strongTarget = nil
             }
             garbage.items.append(removed)
+            state.draining.append(contentsOf: removed)
             publish(&state, garbage: &garbage)
-            return (removed, garbage)
+            return (state.stillDraining { _ in true }, garbage)
         }
         withExtendedLifetime(garbage) {}
         if !isInsideConcurrentDispatch() {
             for registration in removed { waitForCalls(of: registration) }
         }
+        reclaimRetired()
     }
 
     // MARK: - Inspecting
@@ -238,6 +287,18 @@ public final class ConcurrentDelegateChain: Sendable {
         return count
     }
 
+    /// Whether the chain has no live target, at one instant.
+    /// - Complexity: O(*n*) when the first targets are dead, else O(1), under the chain's mutex.
+    public var isEmpty: Bool {
+        let (empty, garbage) = locked { state -> (Bool, Garbage) in
+            var garbage = Garbage()
+            let empty = !state.list.entries.contains { !$0.isUnlisted && Self.isAlive($0, &garbage) }
+            return (empty, garbage)
+        }
+        withExtendedLifetime(garbage) {}
+        return empty
+    }
+
     /// Whether `target` is in the chain.
     /// - Complexity: O(1) expected, under the chain's mutex.
     public func contains(_ target: AnyObject) -> Bool {
@@ -251,6 +312,50 @@ public final class ConcurrentDelegateChain: Sendable {
         return locked { state -> Retention? in
             state.list.lookup(target.value).live?.retention
         }
+    }
+
+    // MARK: - Observing
+
+    /// A stream of the input of every send of `message` through this chain, from now on.
+    ///
+    /// As ``DelegateChain/invocations(of:bufferingPolicy:)``: the stream sees each send (also
+    /// one nobody answers) before the responders are called, on the sending thread, and
+    /// observing is not responding. Sends on several threads are all seen; the order of two
+    /// sends made at the same time on different threads is the order in which they reached the
+    /// observers' lock. The observer goes away when the consuming task ends or the stream is
+    /// dropped (at the chain's next send), and the stream finishes when the chain is gone.
+    /// - Complexity: while nothing observes the chain, a send pays one relaxed atomic load for
+    ///   this; while something does, a send takes the observers' lock once.
+    public func invocations<Input: Sendable, Output>(
+        of message: Message<Input, Output>,
+        bufferingPolicy: AsyncStream<Input>.Continuation.BufferingPolicy = .unbounded
+    ) -> AsyncStream<Input> {
+        observers.withLock { observers -> AsyncStream<Input> in
+            let stream = MessageObservers.stream(of: message, in: &observers, bufferingPolicy: bufferingPolicy)
+            observed.store(true, ordering: .relaxed)
+            return stream
+        }
+    }
+
+    /// Hands a send to the streams observing it; out of line so that a send nobody observes
+    /// pays only the flag's load.
+    @usableFromInline @inline(never)
+    func notifyObservers<Input, Output>(_ message: Message<Input, Output>, _ input: Input) {
+        let input = Unchecked(input)
+        observers.withLock { observers in
+            guard let existing = observers else { return }
+            existing.notify(message, input.value)
+            // Every stream ended: sends stop paying for observation.
+            if existing.byMessage.isEmpty {
+                observers = nil
+                observed.store(false, ordering: .relaxed)
+            }
+        }
+    }
+
+    /// How many streams observe `message`.
+    func observerCount<Input, Output>(of message: Message<Input, Output>) -> Int {
+        observers.withLock { $0?.count(of: message.id) ?? 0 }
     }
 
     // MARK: - Internals
@@ -281,15 +386,20 @@ public final class ConcurrentDelegateChain: Sendable {
 
     /// Removes the registration a token made, if it is still in the chain.
     func removeRegistration(id: UInt64) {
-        let (removed, garbage) = locked { state -> (ConcurrentRegistration?, Garbage) in
+        let (draining, garbage) = locked { state -> ([ConcurrentRegistration], Garbage) in
             var garbage = Garbage()
-            guard let registration = state.list.entry(serial: id) else { return (nil, garbage) }
-            Self.unregister(registration, from: &state, garbage: &garbage)
-            publish(&state, garbage: &garbage)
-            return (registration, garbage)
+            if let registration = state.list.entry(serial: id) {
+                Self.unregister(registration, from: &state, garbage: &garbage)
+                publish(&state, garbage: &garbage)
+            }
+            // Also when another thread removed it first: its calls may still run.
+            return (state.stillDraining { $0.id == id }, garbage)
         }
         withExtendedLifetime(garbage) {}
-        if let removed, !isInsideConcurrentDispatch() { waitForCalls(of: removed) }
+        if !isInsideConcurrentDispatch() {
+            for registration in draining { waitForCalls(of: registration) }
+        }
+        reclaimRetired()
     }
 
     /// Reclaims dead targets a send met, if the mutex is free (a send never waits for it).
@@ -302,6 +412,7 @@ public final class ConcurrentDelegateChain: Sendable {
             return garbage
         }
         withExtendedLifetime(garbage) {}
+        if garbage != nil { reclaimRetired() }
     }
 
     /// Whether `target`'s registration holds it on the zeroing fast path (nil if it has none),
@@ -320,7 +431,10 @@ public final class ConcurrentDelegateChain: Sendable {
 
     /// How many entries the published snapshot has, for tests.
     var snapshotEntryCount: Int {
-        cell.pin().entries.count
+        let record = enterConcurrentDispatch(readSide, cell: cell.address)
+        let count = cell.load()._withUnsafeGuaranteedRef { $0.entries.count }
+        leaveConcurrentDispatch(readSide, record, cell: cell)
+        return count
     }
 
     private func register(
@@ -356,14 +470,22 @@ public final class ConcurrentDelegateChain: Sendable {
             return (registration.id, garbage)
         }
         withExtendedLifetime(garbage) {}
+        reclaimRetired()
         return ConcurrentDelegateToken(link: link, id: id)
     }
 
-    /// Builds and publishes a snapshot of `state`'s listed registrations; what it displaces goes
-    /// to `garbage`.
+    /// Releases the snapshots that mutations displaced and no dispatch reads any more. From
+    /// inside a handler it does nothing: the outermost dispatch does it when it leaves, so that
+    /// deinits it runs (of removed strong targets) run outside every dispatch.
+    private func reclaimRetired() {
+        if !isInsideConcurrentDispatch() { cell.reclaim(readSide) }
+    }
+
+    /// Builds and publishes a snapshot of `state`'s listed registrations; the one it displaces
+    /// is retired.
     private func publish(_ state: inout State, garbage: inout Garbage) {
         let listed = state.list.entries.filter { !$0.isUnlisted }
-        garbage.items.append(cell.publish(ConcurrentSnapshot(registrations: listed)))
+        cell.publish(ConcurrentSnapshot(registrations: listed), readSide: readSide)
     }
 
     /// The registration of `target`, if `target` is in the chain. A registration whose target
@@ -382,6 +504,7 @@ public final class ConcurrentDelegateChain: Sendable {
         _ registration: ConcurrentRegistration, from state: inout State, garbage: inout Garbage
     ) {
         registration.removed.store(true, ordering: .sequentiallyConsistent)
+        state.draining.append(registration)
         if let strong = registration.strongTarget { garbage.items.append(strong) }
         registration.strongTarget = nil
         garbage.items.append(registration)

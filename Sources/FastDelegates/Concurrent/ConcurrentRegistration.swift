@@ -20,15 +20,14 @@ import Darwin
 //   mutex: only code holding it reads or writes them.
 // - `ConcurrentSnapshot`: immutable once built; any thread may read it while it holds a strong
 //   reference to it.
-// - `SnapshotCell`: a two-slot "left-right" cell. The writer (under the chain's mutex) fills the
-//   inactive slot and then makes it active; a reader pins the active slot with that slot's
-//   atomic reader counter just long enough to copy out a strong reference (see `pin()`).
+// - `SnapshotCell`: one atomic pointer to the current snapshot. The writer (under the chain's
+//   mutex) swaps it and retires the old snapshot; a dispatch announces itself in its thread's
+//   record and uses the snapshot unretained until it leaves (see `ReadSide`).
 // - A snapshot's entries hold their registration, handler and strong target *unretained*
 //   (`Unmanaged`), so walking them costs no reference counting; the snapshot's `owners` array
 //   holds one strong reference to each of those objects for as long as the snapshot lives, and
-//   a dispatch holds the snapshot (`pin()`) for as long as it walks it.
-// - The dispatch depth is a per-thread counter (a pthread key holding an integer as its value
-//   pointer: this is the only place with a raw pointer, and it is never dereferenced).
+//   the read side keeps a retired snapshot alive until every dispatch that may walk it has left.
+// - The dispatch depth is a per-thread counter in the thread's `ReaderRecord`.
 
 /// One target in a `ConcurrentDelegateChain`.
 @usableFromInline
@@ -54,8 +53,8 @@ final class ConcurrentRegistration: ListedRegistration, @unchecked Sendable {
     @usableFromInline
     let removed = Atomic<Bool>(false)
 
-    /// Calls of this registration's handlers running now, on any thread (see
-    /// `ConcurrentDelegateChain.remove(_:)`, which waits for them).
+    /// Calls of this registration's handlers running now, on any thread, in units of
+    /// `callUnit`, plus `waiterBit` once a remover blocks waiting for them (see `waitForCalls`).
     @usableFromInline
     let inFlight = Atomic<Int>(0)
 

@@ -135,8 +135,8 @@ final class ConcurrentSnapshot: @unchecked Sendable {
         for index in responders(of: message.id) {
             let entry = entries[index]
             let stop = entry.registration._withUnsafeGuaranteedRef { registration -> Bool in
-                registration.inFlight.wrappingAdd(1, ordering: .sequentiallyConsistent)
-                defer { registration.inFlight.wrappingSubtract(1, ordering: .releasing) }
+                registration.inFlight.wrappingAdd(callUnit, ordering: .sequentiallyConsistent)
+                defer { endCall(of: registration) }
                 if registration.removed.load(ordering: .sequentiallyConsistent) { return false }
                 // Sound: an entry of message id `message.id` holds a handler made for it, and the
                 // id fixes `Input` and `Output` (Message interns the name with its signature).

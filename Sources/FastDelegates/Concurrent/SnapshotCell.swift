@@ -1,99 +1,106 @@
 import Synchronization
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-/// The published snapshot of a chain: two slots and a reader counter per slot ("left-right").
+/// The published snapshot of a chain (one atomic pointer, holding one strong reference) and the
+/// snapshots it displaced that some dispatch may still be walking.
 ///
-/// Readers never lock and never wait for a writer: `pin()` is two atomic increments/decrements
-/// and a retain. The single writer (serialized by the chain's mutex) only ever overwrites the
-/// *inactive* slot, after its reader counter has drained to zero, so no reader can be loading a
-/// reference that the writer is overwriting or releasing.
+/// A send reads the pointer inside a dispatch (`enterConcurrentDispatch`) and uses the snapshot
+/// unretained for as long as the dispatch runs: no reference counting, no write to memory that
+/// another sending thread writes. A writer (serialized by the chain's mutex) swaps in a new
+/// snapshot and retires the old one, with its reference and a fresh epoch; `reclaim` releases
+/// it once no dispatch that might have read it is still running (see `ReadSide`).
 @usableFromInline
 final class SnapshotCell: @unchecked Sendable {
-    @usableFromInline let active = Atomic<Int>(0)
-    @usableFromInline let readers0 = Atomic<Int>(0)
-    @usableFromInline let readers1 = Atomic<Int>(0)
-    // Written only by the writer, only in the inactive slot, only when its counter is zero.
-    @usableFromInline @exclusivity(unchecked) var slot0: ConcurrentSnapshot
-    @usableFromInline @exclusivity(unchecked) var slot1: ConcurrentSnapshot
+    @usableFromInline
+    let current: Atomic<Unmanaged<ConcurrentSnapshot>>
+
+    /// How many retired snapshots wait for their readers to leave. Written by writers and
+    /// reclaimers only; a send reads it when it leaves.
+    @usableFromInline
+    let pending = Atomic<Int>(0)
+
+    private struct Retired: @unchecked Sendable {
+        let epoch: UInt64
+        /// Holds the reference the cell held.
+        let snapshot: Unmanaged<ConcurrentSnapshot>
+    }
+
+    private let retired = HandoffMutex<[Retired]>([])
+    /// One reclaimer at a time; a thread that finds it busy leaves a request instead.
+    private let reclaiming = Atomic<Bool>(false)
+    private let requests = Atomic<UInt64>(0)
+
+    /// This cell's address: how a thread's `ReaderRecord` names the chain it dispatches in.
+    @inlinable
+    var address: UInt { UInt(bitPattern: ObjectIdentifier(self).hashValue) }
 
     init(_ snapshot: ConcurrentSnapshot) {
-        slot0 = snapshot
-        slot1 = snapshot
+        current = Atomic(.passRetained(snapshot))
     }
 
-    /// A strong reference to the current snapshot.
-    ///
-    /// Why it is safe: a reader announces itself on slot *i*'s counter, then re-checks that *i*
-    /// is still active; only then does it copy the reference. A writer changing slot *i* first
-    /// saw *i* inactive and then waited for slot *i*'s counter to reach zero; all operations
-    /// are sequentially consistent, so any reader that passed the re-check either announced
-    /// itself before that wait (the writer waits for it) or re-checked after the writer made
-    /// *i* active again (the write is done).
-    /// - Complexity: O(1); no lock, no allocation (lock-free: a retry happens only when a
-    ///   writer flips the slots between the two loads).
+    deinit {
+        // No dispatch can be running: each holds the chain, which holds this cell.
+        current.load(ordering: .acquiring).release()
+        for item in retired.withLock({ $0 }) { item.snapshot.release() }
+    }
+
+    /// The current snapshot, unretained: valid until the caller's dispatch leaves.
+    /// - Precondition: the calling thread is inside a dispatch of this cell's chain.
     @inlinable @inline(__always)
-    func pin() -> ConcurrentSnapshot {
-        while true {
-            let index = active.load(ordering: .sequentiallyConsistent)
-            if index == 0 {
-                readers0.wrappingAdd(1, ordering: .sequentiallyConsistent)
-                if active.load(ordering: .sequentiallyConsistent) == 0 {
-                    let snapshot = slot0
-                    readers0.wrappingSubtract(1, ordering: .releasing)
-                    return snapshot
-                }
-                readers0.wrappingSubtract(1, ordering: .releasing)
-            } else {
-                readers1.wrappingAdd(1, ordering: .sequentiallyConsistent)
-                if active.load(ordering: .sequentiallyConsistent) == 1 {
-                    let snapshot = slot1
-                    readers1.wrappingSubtract(1, ordering: .releasing)
-                    return snapshot
-                }
-                readers1.wrappingSubtract(1, ordering: .releasing)
-            }
-        }
+    func load() -> Unmanaged<ConcurrentSnapshot> {
+        // Sequentially consistent: ordered after the thread's announcement (see `ReadSide`).
+        current.load(ordering: .sequentiallyConsistent)
     }
 
-    /// Publishes `snapshot`; returns the snapshot it displaced, for the caller to release after
-    /// it lets go of its mutex (releasing it may run deinits).
+    /// Publishes `snapshot` and retires the one it displaces (released by `reclaim` once no
+    /// dispatch can be reading it). Only one thread at a time may call this (the chain's mutex).
+    func publish(_ snapshot: ConcurrentSnapshot, readSide: ReadSide) {
+        let displaced = current.exchange(.passRetained(snapshot), ordering: .sequentiallyConsistent)
+        // After the swap: a thread that announces this epoch or a later one reads `snapshot`.
+        let epoch = readSide.epoch.add(1, ordering: .sequentiallyConsistent).newValue
+        retired.withLock { $0.append(Retired(epoch: epoch, snapshot: displaced)) }
+        pending.add(1, ordering: .sequentiallyConsistent)
+    }
+
+    /// Releases every retired snapshot that no thread can still be reading. Call it outside any
+    /// dispatch when possible: the releases may run deinits of removed strong targets.
     ///
-    /// Fills the inactive slot (once its readers have drained), makes it active, then waits for
-    /// the readers of the formerly active slot to drain and fills that one too, so both slots
-    /// hold `snapshot` and the old one is not kept alive (with its strong targets) until the
-    /// next mutation. Readers hold a counter for a few instructions only, never during a
-    /// handler, so the waits are short and cannot deadlock with a handler that mutates.
-    /// Only one thread at a time may call this (the chain's mutex).
-    func publish(_ snapshot: ConcurrentSnapshot) -> ConcurrentSnapshot {
-        let previous = active.load(ordering: .sequentiallyConsistent)
-        let next = 1 - previous
-        waitForReaders(of: next)
-        let displaced = next == 0 ? slot0 : slot1
-        if next == 0 { slot0 = snapshot } else { slot1 = snapshot }
-        active.store(next, ordering: .sequentiallyConsistent)
-        waitForReaders(of: previous)
-        if previous == 0 { slot0 = snapshot } else { slot1 = snapshot }
-        return displaced
-    }
-
-    private func waitForReaders(of slot: Int) {
-        var spins = 0
-        while readerCount(of: slot) != 0 {
-            spins += 1
-            // Readers hold a counter for a few instructions only; yield if one was preempted.
-            if spins > 64 { sched_yield() }
+    /// Never waits: if another thread is reclaiming, this leaves a request that it serves
+    /// before it returns (it re-checks the requests after letting go of `reclaiming`).
+    @usableFromInline
+    func reclaim(_ readSide: ReadSide) {
+        requests.add(1, ordering: .sequentiallyConsistent)
+        while true {
+            guard
+                reclaiming.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent)
+                    .exchanged
+            else { return }
+            let seen = requests.load(ordering: .sequentiallyConsistent)
+            // Take the candidates first: only snapshots swapped out before the scan are judged by it.
+            let candidates = retired.withLock { retired -> [Retired] in
+                let taken = retired
+                retired.removeAll()
+                return taken
+            }
+            var free: [Unmanaged<ConcurrentSnapshot>] = []
+            if !candidates.isEmpty {
+                var kept: [Retired] = []
+                for item in candidates {
+                    if readSide.isRead(cell: address, retiredAt: item.epoch) {
+                        kept.append(item)
+                    } else {
+                        free.append(item.snapshot)
+                    }
+                }
+                if !kept.isEmpty { retired.withLock { $0.insert(contentsOf: kept, at: 0) } }
+                pending.subtract(free.count, ordering: .sequentiallyConsistent)
+            }
+            reclaiming.store(false, ordering: .sequentiallyConsistent)
+            // Outside every lock: a release may run a deinit that uses a chain.
+            for snapshot in free { snapshot.release() }
+            if requests.load(ordering: .sequentiallyConsistent) == seen { return }
         }
     }
 
-    private func readerCount(of slot: Int) -> Int {
-        slot == 0
-            ? readers0.load(ordering: .sequentiallyConsistent) : readers1.load(ordering: .sequentiallyConsistent)
-    }
+    /// How many snapshots are retired and not yet released, for tests.
+    var retiredCount: Int { retired.withLock { $0.count } }
 }

@@ -13,5 +13,9 @@ final class EndFlag: Sendable {
 
     func set() { value.store(true, ordering: .releasing) }
 
-    func clear() { value.store(false, ordering: .relaxed) }
+    /// Clears the flag and returns whether it was set. An exchange, not a store: it reads the
+    /// setter's write, so whatever the setter wrote before setting is visible afterwards (a
+    /// relaxed clear could be ordered after the caller's next reads and erase a setting made
+    /// in between).
+    func take() -> Bool { value.exchange(false, ordering: .acquiringAndReleasing) }
 }

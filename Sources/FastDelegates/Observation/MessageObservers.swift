@@ -69,9 +69,13 @@ final class MessageObservers {
         return byMessage.values.flatMap { $0 }
     }
 
+    /// Drops the observers whose streams ended.
+    ///
+    /// The flag is taken (exchanged) before the observers' flags are read: a stream that ends
+    /// meanwhile either is dropped now or leaves the flag set for the next call.
     @usableFromInline
     func pruneEnded() {
-        someEnded.clear()
+        guard someEnded.take() else { return }
         for (message, observers) in byMessage {
             let live = observers.filter { !$0.ended.isSet }
             if live.count != observers.count { byMessage[message] = live.isEmpty ? nil : live }

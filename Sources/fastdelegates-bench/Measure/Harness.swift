@@ -73,9 +73,10 @@ struct Harness {
         /// Runs `count` dispatches and returns the elapsed nanoseconds.
         func timed(_ count: Int) -> UInt64 {
             let base = firstValue &+ cursor
-            let start = monotonicNanoseconds()
+            let clock = runner.timesThreadCPU ? threadCPUNanoseconds : monotonicNanoseconds
+            let start = clock()
             runner.run(count, base: base)
-            let elapsed = monotonicNanoseconds() &- start
+            let elapsed = clock() &- start
             account(count, base: base)
             return elapsed
         }

@@ -59,15 +59,30 @@ enum Bars {
                 }
             }
         }
+        // The concurrent chain (issue 14): sharing a chain between two sending threads costs a
+        // thread no more than a chain of its own, and one sending thread pays little for the
+        // thread safety.
+        for n in ns {
+            bar("tick N=\(n) concurrent-2threads-shared / concurrent-2threads-separate",
+                median("concurrent-2threads-shared", "tick", n), median("concurrent-2threads-separate", "tick", n),
+                atMost: 1.3)
+            bar("tick N=\(n) concurrent-weak / fastdelegates-weak",
+                median("concurrent-weak", "tick", n), median("fastdelegates-weak", "tick", n), atMost: 1.2)
+        }
         bar("lookup fastdelegates-weak 10,000 messages / 1 message",
             median("fastdelegates-weak", "lookup-10000", 1), median("fastdelegates-weak", "lookup-1", 1), atMost: 1.2)
         let allocating = rows.filter {
-            $0.variant.hasPrefix("fastdelegates") && $0.scenario != "churn" && ($0.allocs_per_dispatch ?? 0) > 0
+            isFastDelegates($0.variant) && $0.scenario != "churn" && ($0.allocs_per_dispatch ?? 0) > 0
         }
-        if rows.contains(where: { $0.variant.hasPrefix("fastdelegates") && $0.allocs_per_dispatch != nil }) {
+        if rows.contains(where: { isFastDelegates($0.variant) && $0.allocs_per_dispatch != nil }) {
             lines.append("  \(allocating.isEmpty ? "MET   " : "MISSED") 0 allocations per dispatch for FastDelegates "
                 + "(tick, first, responds, lookup): \(allocating.isEmpty ? "none allocate" : allocating.map { "\($0.scenario)/\($0.variant) N=\($0.targets)" }.joined(separator: ", "))")
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The variants that run this package's chains (both chains, every mode).
+    private static func isFastDelegates(_ variant: String) -> Bool {
+        variant.hasPrefix("fastdelegates") || variant.hasPrefix("concurrent")
     }
 }

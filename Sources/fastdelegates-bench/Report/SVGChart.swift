@@ -25,7 +25,7 @@ enum SVGChart {
 
     /// Whether a variant sends from several threads at once (left out of the chart).
     static func isMultithreaded(_ variant: String) -> Bool {
-        variant.hasSuffix("threads")
+        variant.contains("threads")
     }
 
     /// Whether a variant is FastDelegates' own (drawn bold) rather than a peer.

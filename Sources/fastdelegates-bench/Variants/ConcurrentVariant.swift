@@ -6,18 +6,24 @@ import Synchronization
 /// FastDelegates' `ConcurrentDelegateChain`, weak targets, non-breaking.
 ///
 /// - `concurrent-weak`: one thread sends, as every other variant (tick, first, responds).
-/// - `concurrent-weak-2threads` (tick only): two threads send on the same chain at once. The
+/// - `concurrent-2threads-shared` (tick only): two threads send on the same chain at once. The
 ///   chain holds 2·N targets: N answer `tick` (sent by the harness thread) and N answer a
 ///   second message of the same shape (sent by a worker thread), so each send reaches N
 ///   targets, as in every tick variant, and the targets need no synchronization of their own:
-///   what is measured is the chain shared by two sending threads. The harness thread performs
-///   the sample's `count` dispatches while the worker sends in a loop for as long as they run;
-///   the figure is the harness thread's wall time / count, i.e. **ns per dispatch on one
-///   thread while another thread sends on the same chain** (not an aggregate). The worker
-///   only overlaps when the OS gives it a core: on a loaded machine the figure drifts toward
-///   the single-thread one, and when the woken worker preempts the harness thread the sample
-///   (and the harness's batch calibration) measures the scheduler instead; read it on an idle
-///   machine with two free cores. The checksum is verified for both threads' targets.
+///   what is measured is the chain shared by two sending threads.
+/// - `concurrent-2threads-separate` (tick only): the same two threads and the same work, but
+///   each thread sends on its own chain of N targets. `shared / separate` is the cost of
+///   sharing a chain between sending cores (1 if sends touch nothing another send writes).
+///
+/// In both two-thread variants the harness thread performs the sample's `count` dispatches
+/// while the worker sends in a loop for as long as they run; the figure is the harness
+/// thread's CPU time / count, i.e. **ns per dispatch on one thread while another thread
+/// sends** (not an aggregate). CPU time, not wall time: stalls on cache lines the other thread
+/// writes count, time the harness thread spends preempted (by the worker, on a machine with
+/// few free cores) does not. The worker only overlaps when the OS gives it a core: on a loaded
+/// machine the figure drifts toward the single-thread one; read it on a machine with two free
+/// cores, and compare the two variants within one run (the harness interleaves their
+/// samples). The checksum is verified for both threads' targets.
 enum ConcurrentVariant {
     static let weak = Variant(name: "concurrent-weak") { scenario, n in
         switch scenario {
@@ -28,9 +34,16 @@ enum ConcurrentVariant {
         }
     }
 
-    static let weakTwoThreads = Variant(name: "concurrent-weak-2threads") { scenario, n in
+    static let twoThreadsShared = Variant(name: "concurrent-2threads-shared") { scenario, n in
         switch scenario {
-        case .tick: TwoThreadTickRunner(n)
+        case .tick: TwoThreadTickRunner(n, shared: true)
+        default: nil
+        }
+    }
+
+    static let twoThreadsSeparate = Variant(name: "concurrent-2threads-separate") { scenario, n in
+        switch scenario {
+        case .tick: TwoThreadTickRunner(n, shared: false)
         default: nil
         }
     }
@@ -84,7 +97,7 @@ enum ConcurrentVariant {
         var checksum: Int { trues }
     }
 
-    /// The worker thread of `concurrent-weak-2threads` and what it shares with the harness
+    /// The worker thread of the two-thread variants and what it shares with the harness
     /// thread. `state`: 0 idle (asleep on `start`), 1 sending in a loop, 2 told to stop. The
     /// harness thread's `run` neither waits for the worker to wake nor to stop (on a loaded
     /// 2-core machine either can take a whole scheduler time slice): it resumes a worker that
@@ -140,24 +153,28 @@ enum ConcurrentVariant {
     }
 
     /// The harness thread times its own `count` dispatches while the worker sends on the same
-    /// chain: ns per dispatch on one thread with a second thread sending.
+    /// chain (`shared`) or on a chain of its own: ns per dispatch on one thread with a second
+    /// thread sending.
     final class TwoThreadTickRunner: Runner {
         let chain: ConcurrentDelegateChain
         let targets: [BenchTarget]
         let worker: Worker
 
-        init(_ n: Int) {
+        init(_ n: Int, shared: Bool) {
             (chain, targets) = ConcurrentVariant.chain(n)
             let workerTargets = BenchTarget.make(n)
             let workerResponses = SendableResponses<BenchTarget>().on(ConcurrentVariant.workerTick) { me, value in
                 me.sum &+= value
             }
-            for target in workerTargets { chain.add(target, responses: workerResponses) }
-            let worker = Worker(chain: chain, targets: workerTargets)
+            let workerChain = shared ? chain : ConcurrentDelegateChain()
+            for target in workerTargets { workerChain.add(target, responses: workerResponses) }
+            let worker = Worker(chain: workerChain, targets: workerTargets)
             self.worker = worker
             let thread = Thread { worker.loop() }
             thread.start()
         }
+
+        var timesThreadCPU: Bool { true }
 
         deinit {
             worker.waitUntilIdle()

@@ -1,0 +1,124 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import FastDelegates
+
+/// A target whose handler, on the thread that sends `block`, announces itself and then waits
+/// until the test releases it.
+final class BlockingTarget: DelegateResponder, Sendable {
+    static let block = Message<Int, Void>("removalWait.block:")
+    static let other = Message<Int, Void>("removalWait.other:")
+    let entered = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    let running = Atomic<Bool>(false)
+    let onDeinit: @Sendable () -> Void
+
+    init(onDeinit: @escaping @Sendable () -> Void = {}) { self.onDeinit = onDeinit }
+
+    static let responses = SendableResponses<BlockingTarget>()
+        .on(block) { me, _ in
+            me.running.store(true, ordering: .sequentiallyConsistent)
+            me.entered.signal()
+            me.release.wait()
+            me.running.store(false, ordering: .sequentiallyConsistent)
+        }
+
+    deinit { onDeinit() }
+}
+
+/// Runs `body` on a new thread; the returned flag is set when it has returned.
+func startThread(_ body: @escaping @Sendable () -> Void) -> (done: DispatchSemaphore, returned: ReturnFlag) {
+    let done = DispatchSemaphore(value: 0)
+    let returned = ReturnFlag()
+    Thread {
+        body()
+        returned.value.store(true, ordering: .sequentiallyConsistent)
+        done.signal()
+    }.start()
+    return (done, returned)
+}
+
+final class ReturnFlag: Sendable {
+    let value = Atomic<Bool>(false)
+    var isSet: Bool { value.load(ordering: .sequentiallyConsistent) }
+}
+
+@Suite("Every removal waits for the running calls of its target")
+struct RemovalWaitTests {
+    enum SecondRemoval: CaseIterable, Sendable {
+        case cancel, remove, removeAll
+    }
+
+    /// A handler blocks on thread A; thread B removes its target (and waits); then thread C
+    /// removes it again (by token, by target, or all targets). C must not return while the
+    /// handler runs, although B already took the target out.
+    @Test(arguments: SecondRemoval.allCases)
+    func aSecondRemoverWaitsForTheCallTheFirstOneWaitsFor(second: SecondRemoval) {
+        let chain = ConcurrentDelegateChain()
+        let target = BlockingTarget()
+        let token = chain.add(target)
+        let sender = startThread { chain.send(BlockingTarget.block, 1) }
+        target.entered.wait()
+        let first = startThread { chain.remove(target) }
+        while chain.contains(target) { usleep(1_000) } // B has taken it out and waits
+        let third = startThread {
+            switch second {
+            case .cancel: token.cancel()
+            case .remove: #expect(!chain.remove(target)) // already removed: false, yet waits
+            case .removeAll: chain.removeAll()
+            }
+        }
+        usleep(100_000)
+        #expect(!third.returned.isSet, "the second removal returned while the handler ran")
+        #expect(!first.returned.isSet)
+        target.release.signal()
+        for thread in [sender, first, third] { thread.done.wait() }
+        let stillRunning = target.running.load(ordering: .sequentiallyConsistent)
+        #expect(!stillRunning)
+    }
+
+    /// A removed strong target can die when the last dispatch that walked it ends; its deinit
+    /// then runs outside that dispatch, so a removal it makes waits for the removed target's
+    /// running calls (here: a handler blocked on another thread).
+    @Test func aDeinitRunAtTheEndOfADispatchStillWaits() {
+        let chain = ConcurrentDelegateChain()
+        let blocked = BlockingTarget()
+        chain.add(
+            blocked,
+            responses: SendableResponses<BlockingTarget>().on(BlockingTarget.other) { me, _ in
+                me.running.store(true, ordering: .sequentiallyConsistent)
+                me.entered.signal()
+                me.release.wait()
+                me.running.store(false, ordering: .sequentiallyConsistent)
+            })
+        let removalReturned = ReturnFlag()
+        let runningWhenReturned = ReturnFlag()
+        do {
+            let dying = BlockingTarget {
+                // Runs where the last reference goes: must wait for `blocked`'s call.
+                chain.remove(blocked)
+                removalReturned.value.store(true, ordering: .sequentiallyConsistent)
+                if blocked.running.load(ordering: .sequentiallyConsistent) {
+                    runningWhenReturned.value.store(true, ordering: .sequentiallyConsistent)
+                }
+            }
+            chain.add(dying, retention: .strong)
+            let otherSender = startThread { chain.send(BlockingTarget.other, 1) }
+            blocked.entered.wait()
+            let sender = startThread { chain.send(BlockingTarget.block, 1) }
+            dying.entered.wait()
+            let remover = startThread { chain.remove(dying) }
+            while chain.contains(dying) { usleep(1_000) }
+            dying.release.signal() // the sender's dispatch ends
+            sender.done.wait()
+            remover.done.wait()
+            usleep(100_000)
+            #expect(!removalReturned.isSet, "the deinit's removal returned while the handler ran")
+            blocked.release.signal()
+            otherSender.done.wait()
+        }
+        while !removalReturned.isSet { usleep(1_000) }
+        #expect(!runningWhenReturned.isSet)
+    }
+}
