@@ -48,18 +48,20 @@ struct FastDelegatesBench: ParsableCommand {
     @Option(help: "Also write an SVG chart of the tick scenario to this file.")
     var chart: String?
 
-    @Option(help: ArgumentHelp(
-        "Also write the Markdown report to this file (what --format markdown prints).", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Also write the Markdown report to this file (what --format markdown prints).", valueName: "file"))
     var markdown: String?
 
     @Option(help: "Seed of the dispatched values and of the interleaving order.")
     var seed: UInt64 = 1
 
-    @Option(help: ArgumentHelp(
-        "Run exactly this many tick dispatches per selected variant and target count, untimed, "
-            + "then exit: for instruction counts under valgrind --tool=callgrind (scripts/callgrind.sh). "
-            + "With --filter churn/VARIANT, that many churn steps instead.",
-        valueName: "dispatches"))
+    @Option(
+        help: ArgumentHelp(
+            "Run exactly this many tick dispatches per selected variant and target count, untimed, "
+                + "then exit: for instruction counts under valgrind --tool=callgrind (scripts/callgrind.sh). "
+                + "With --filter churn/VARIANT, that many churn steps instead.",
+            valueName: "dispatches"))
     var profile: Int?
 
     func validate() throws {
@@ -80,7 +82,8 @@ struct FastDelegatesBench: ParsableCommand {
         if !counting {
             Progress.note("allocation counting unavailable (malloc-interposer not preloaded); allocs are null")
         }
-        let settings = quick
+        let settings =
+            quick
             ? HarnessSettings.quick(seed: seed, countAllocations: counting)
             : HarnessSettings.normal(seed: seed, countAllocations: counting)
         let harness = Harness(settings: settings)
@@ -133,7 +136,9 @@ struct FastDelegatesBench: ParsableCommand {
 
         let wrong = measurements.filter { $0.checksum != $0.expectedChecksum }
         for m in wrong {
-            Progress.note("CHECKSUM MISMATCH \(m.scenario)/\(m.variant) N=\(m.targets): got \(m.checksum), expected \(m.expectedChecksum)")
+            Progress.note(
+                "CHECKSUM MISMATCH \(m.scenario)/\(m.variant) N=\(m.targets): got \(m.checksum), expected \(m.expectedChecksum)"
+            )
         }
         if !wrong.isEmpty { throw ExitCode.failure }
         Progress.note("all \(measurements.count) checksums verified")
@@ -180,8 +185,10 @@ struct FastDelegatesBench: ParsableCommand {
     /// Report order: the plan's scenario order, then target count, then variant order.
     func order(of m: Measurement) -> [Int] {
         let scenarios = ["tick", "first", "responds", "lookup-1", "lookup-100", "lookup-10000", "churn"]
-        return [scenarios.firstIndex(of: m.scenario) ?? 99, m.targets,
-                allVariants.firstIndex { $0.name == m.variant } ?? 99]
+        return [
+            scenarios.firstIndex(of: m.scenario) ?? 99, m.targets,
+            allVariants.firstIndex { $0.name == m.variant } ?? 99,
+        ]
     }
 
     func selected(scenario: Scenario, variant: String) -> Bool {

@@ -45,7 +45,7 @@ import Testing
             for step in 0..<300 {
                 let slot = Int(random.next() % 8)
                 switch random.next() % 7 {
-                case 0, 1:  // add a fresh target (weak or strong)
+                case 0, 1: // add a fresh target (weak or strong)
                     let strong = random.next() % 3 == 0
                     let (f, p) = (Node(next, fastLog), Node(next, proxyLog))
                     next += 1
@@ -53,16 +53,16 @@ import Testing
                     proxyNodes[slot] = p
                     fast.add(f, retention: strong ? .strong : .weak, responses: Self.responses)
                     proxy.add(p, retention: strong ? .strong : .weak, responses: Self.proxyResponses)
-                case 2:  // re-add an existing target (stays in place)
+                case 2: // re-add an existing target (stays in place)
                     if let f = fastNodes[slot], let p = proxyNodes[slot] {
                         fast.add(f, responses: Self.responses)
                         proxy.add(p, responses: Self.proxyResponses)
                     }
-                case 3:  // remove
+                case 3: // remove
                     if let f = fastNodes[slot], let p = proxyNodes[slot] {
                         #expect(fast.remove(f) == proxy.remove(p))
                     }
-                case 4:  // drop our reference (a weak target dies)
+                case 4: // drop our reference (a weak target dies)
                     fastNodes[slot] = nil
                     proxyNodes[slot] = nil
                 default:

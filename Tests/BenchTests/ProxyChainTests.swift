@@ -46,7 +46,7 @@ import Testing
         let log = Log()
         let chain = ProxyChain(mode: .breaking)
         let (a, b) = (Logged("a", log), Logged("b", log))
-        chain.add(a) { $0.on(Self.other) { _, _ in } }  // does not answer tick
+        chain.add(a) { $0.on(Self.other) { _, _ in } } // does not answer tick
         chain.add(b, responses: Logged.responses)
         chain.add(Logged("c", log), retention: .strong, responses: Logged.responses)
         chain.send(Self.tick, 2)
@@ -107,7 +107,7 @@ import Testing
         chain.add(b, responses: Logged.responses)
         chain.insert(c, at: 0) { _ in Logged.responses }
         chain.send(Self.tick, 1)
-        chain.insert(a, at: 2) { _ in Logged.responses }  // moves a to the end
+        chain.insert(a, at: 2) { _ in Logged.responses } // moves a to the end
         chain.send(Self.tick, 2)
         #expect(log.entries == ["c1", "a1", "b1", "c2", "b2", "a2"])
         withExtendedLifetime((a, b, c)) {}
@@ -144,10 +144,12 @@ import Testing
         let b = Logged("b", log)
         mutator.chain = chain
         mutator.other = b
-        chain.add(mutator) { $0.on(Self.tick) { me, value in
-            me.log.entries.append("m\(value)")
-            me.chain?.remove(me.other!)
-        } }
+        chain.add(mutator) {
+            $0.on(Self.tick) { me, value in
+                me.log.entries.append("m\(value)")
+                me.chain?.remove(me.other!)
+            }
+        }
         chain.add(b, responses: Logged.responses)
         chain.send(Self.tick, 1)
         chain.send(Self.tick, 2)
@@ -160,10 +162,12 @@ import Testing
         let mutator = Mutator(log)
         mutator.chain = chain
         mutator.other = Logged("late", log)
-        chain.add(mutator) { $0.on(Self.tick) { me, value in
-            me.log.entries.append("m\(value)")
-            me.chain?.add(me.other!, responses: Logged.responses)
-        } }
+        chain.add(mutator) {
+            $0.on(Self.tick) { me, value in
+                me.log.entries.append("m\(value)")
+                me.chain?.add(me.other!, responses: Logged.responses)
+            }
+        }
         chain.send(Self.tick, 1)
         chain.send(Self.tick, 2)
         #expect(log.entries == ["m1", "m2", "late2"])

@@ -29,13 +29,13 @@ struct BreakingChainExample {
         responders.add(window, responses: Window.responses)
         do {
             let editor = Editor()
-            responders.insert(editor, at: 0, responses: Editor.responses)     // the focused view comes first
+            responders.insert(editor, at: 0, responses: Editor.responses) // the focused view comes first
             responders.send(Self.keyCommand, "cmd-b")
             #expect(editor.handled == ["cmd-b"])
             #expect(responders.send(Self.canPerform, "copy") == true)
             #expect(responders.send(Self.canPerform, "print", combining: .anyTrue))
         }
-        responders.send(Self.keyCommand, "cmd-w")                                // the editor is gone
+        responders.send(Self.keyCommand, "cmd-w") // the editor is gone
         #expect(window.handled == ["cmd-w"])
     }
 }

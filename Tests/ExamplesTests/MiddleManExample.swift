@@ -11,11 +11,13 @@ struct MiddleManExample {
         private(set) var interceptor: DelegateInterceptor<StretchyHeaderScrollView>!
 
         init() {
-            interceptor = DelegateInterceptor(middleMan: self, interceptions: Interceptions()
-                .on(ScrollMessages.didScroll) { me, offset, callThrough in
-                    me.headerHeight = max(100, 100 - offset)      // pulled down: the header grows
-                    callThrough(offset)                          // like calling super
-                })
+            interceptor = DelegateInterceptor(
+                middleMan: self,
+                interceptions: Interceptions()
+                    .on(ScrollMessages.didScroll) { me, offset, callThrough in
+                        me.headerHeight = max(100, 100 - offset) // pulled down: the header grows
+                        callThrough(offset) // like calling super
+                    })
         }
 
         weak var delegate: (any ScrollViewDelegate)? {
@@ -49,10 +51,10 @@ struct MiddleManExample {
         scrollView.drag(to: [-60])
         #expect(scrollView.headerHeight == 160)
         #expect(controller.log == ["drag", "scroll -40.0", "scroll 20.0", "drag", "scroll -60.0"])
-        #expect(scrollView.tapStatusBar() == false)       // not intercepted: the controller's answer
+        #expect(scrollView.tapStatusBar() == false) // not intercepted: the controller's answer
 
         let other = Controller()
-        scrollView.delegate = other                         // the receiver is replaceable
+        scrollView.delegate = other // the receiver is replaceable
         scrollView.drag(to: [5])
         #expect(other.log == ["drag", "scroll 5.0"])
         #expect(controller.log.count == 5)

@@ -26,10 +26,12 @@ extension ScrollViewDelegate {
 
     /// The protocol's responses, declared once for every conformer.
     var responder: AnyResponder {
-        AnyResponder(self, responses: Responses<Self>()
-            .on(ScrollMessages.didScroll) { me, offset in me.scrollViewDidScroll(offset) }
-            .on(ScrollMessages.willBeginDragging) { me in me.scrollViewWillBeginDragging() }
-            .on(ScrollMessages.shouldScrollToTop) { me in me.scrollViewShouldScrollToTop() })
+        AnyResponder(
+            self,
+            responses: Responses<Self>()
+                .on(ScrollMessages.didScroll) { me, offset in me.scrollViewDidScroll(offset) }
+                .on(ScrollMessages.willBeginDragging) { me in me.scrollViewWillBeginDragging() }
+                .on(ScrollMessages.shouldScrollToTop) { me in me.scrollViewShouldScrollToTop() })
     }
 }
 

@@ -64,9 +64,9 @@ struct SearchScopeRouterExample {
         #expect(screen.headerHeight() == 28)
         screen.searchBar.selectedScope = .organizations
         #expect(screen.visibleRows() == ["ACM", "IEEE"])
-        #expect(screen.headerHeight() == 0)                 // not answered: the seed's `return 0`
+        #expect(screen.headerHeight() == 0) // not answered: the seed's `return 0`
         screen.searchBar.selectedScope = .recent
-        #expect(screen.visibleRows() == [])                 // no route: the default source
+        #expect(screen.visibleRows() == []) // no route: the default source
         #expect(screen.router.responds(to: TableMessages.numberOfRows))
         #expect(!screen.router.responds(to: TableMessages.titleForRow))
     }

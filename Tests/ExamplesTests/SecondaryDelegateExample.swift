@@ -31,7 +31,7 @@ struct SecondaryDelegateExample {
         scrollView.drag(to: [10, 30])
 
         let second = Controller()
-        scrollView.delegate = second                  // replaces the primary, keeps analytics
+        scrollView.delegate = second // replaces the primary, keeps analytics
         scrollView.drag(to: [20])
         scrollView.delegate = nil
         scrollView.drag(to: [50])

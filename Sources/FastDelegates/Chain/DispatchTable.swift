@@ -221,7 +221,8 @@ final class DispatchTable {
             let handler = Unmanaged<Handler<Input, Output>>.fromOpaque(entry.handler.unsafelyUnwrapped)
             let outcome: Bool?
             if slot.kind == CDT_TARGET_STRONG.rawValue {
-                outcome = Unmanaged<AnyObject>.fromOpaque(slot.target.unsafelyUnwrapped)._withUnsafeGuaranteedRef { target in
+                outcome = Unmanaged<AnyObject>.fromOpaque(slot.target.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
+                    target in
                     handler._withUnsafeGuaranteedRef { body(target, $0) }
                 }
             } else if slot.kind == CDT_TARGET_TRACKED.rawValue {

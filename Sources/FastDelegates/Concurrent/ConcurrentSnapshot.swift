@@ -81,9 +81,10 @@ final class ConcurrentSnapshot: @unchecked Sendable {
             if let strong { owners.append(strong) }
             for (_, handler) in registration.responses {
                 owners.append(handler)
-                pairs.append(ConcurrentEntry(
-                    registration: .passUnretained(registration), handler: .passUnretained(handler),
-                    strongTarget: strong.map { .passUnretained($0) }))
+                pairs.append(
+                    ConcurrentEntry(
+                        registration: .passUnretained(registration), handler: .passUnretained(handler),
+                        strongTarget: strong.map { .passUnretained($0) }))
             }
         }
         var order = [Int](repeating: 0, count: total)

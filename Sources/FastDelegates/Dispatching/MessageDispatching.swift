@@ -94,7 +94,9 @@ extension MessageDispatching {
     /// Sends a message with an answer and no input to the first live responder, or returns
     /// `defaultValue` when no live target answers.
     @inlinable
-    public func send<Output>(_ message: Message<Void, Output>, default defaultValue: @autoclosure () -> Output) -> Output {
+    public func send<Output>(_ message: Message<Void, Output>, default defaultValue: @autoclosure () -> Output)
+        -> Output
+    {
         send(message, ()) ?? defaultValue()
     }
 

@@ -14,13 +14,15 @@ struct HarnessSettings {
     var seed: UInt64
 
     static func normal(seed: UInt64, countAllocations: Bool) -> HarnessSettings {
-        HarnessSettings(samples: 101, warmupSamples: 5, sampleNanoseconds: 2_000_000,
-                        allocationDispatches: 2_000, countAllocations: countAllocations, seed: seed)
+        HarnessSettings(
+            samples: 101, warmupSamples: 5, sampleNanoseconds: 2_000_000,
+            allocationDispatches: 2_000, countAllocations: countAllocations, seed: seed)
     }
 
     static func quick(seed: UInt64, countAllocations: Bool) -> HarnessSettings {
-        HarnessSettings(samples: 7, warmupSamples: 1, sampleNanoseconds: 300_000,
-                        allocationDispatches: 200, countAllocations: countAllocations, seed: seed)
+        HarnessSettings(
+            samples: 7, warmupSamples: 1, sampleNanoseconds: 300_000,
+            allocationDispatches: 200, countAllocations: countAllocations, seed: seed)
     }
 }
 
@@ -100,8 +102,10 @@ struct Harness {
         for scenario in scenarios {
             for variant in variants where include(scenario, variant) {
                 guard let runner = variant.make(scenario, targets) else { continue }
-                tracked.append(Tracked(variant: variant, scenario: scenario, runner: runner,
-                                       firstValue: Int(random.next() % 1_000_000)))
+                tracked.append(
+                    Tracked(
+                        variant: variant, scenario: scenario, runner: runner,
+                        firstValue: Int(random.next() % 1_000_000)))
             }
         }
         guard !tracked.isEmpty else { return [] }

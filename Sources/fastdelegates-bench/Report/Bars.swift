@@ -9,42 +9,52 @@ enum Bars {
         func bar(_ label: String, _ numerator: Double?, _ denominator: Double?, atMost limit: Double) {
             guard let numerator, let denominator, denominator > 0 else { return }
             let ratio = numerator / denominator
-            lines.append("  \(ratio <= limit ? "MET   " : "MISSED") \(label): \(fixed(ratio, 2))x (bar <= \(fixed(limit, 2))x)")
+            lines.append(
+                "  \(ratio <= limit ? "MET   " : "MISSED") \(label): \(fixed(ratio, 2))x (bar <= \(fixed(limit, 2))x)")
         }
         func bar(_ label: String, _ numerator: Double?, _ denominator: Double?, atLeast limit: Double) {
             guard let numerator, let denominator, denominator > 0 else { return }
             let ratio = numerator / denominator
-            lines.append("  \(ratio >= limit ? "MET   " : "MISSED") \(label): \(fixed(ratio, 2))x (bar >= \(fixed(limit, 2))x)")
+            lines.append(
+                "  \(ratio >= limit ? "MET   " : "MISSED") \(label): \(fixed(ratio, 2))x (bar >= \(fixed(limit, 2))x)")
         }
         let ns = Array(Set(rows.map(\.targets))).sorted()
         // Issue 13: the default weak hold of a plain class (the zeroing fast path) against
         // hand-written `weak var` forwarding, and the concurrent chain's.
         for n in ns where n >= 4 {
-            bar("tick N=\(n) handwritten-weak-var / fastdelegates-weak",
+            bar(
+                "tick N=\(n) handwritten-weak-var / fastdelegates-weak",
                 median("handwritten-weak-var", "tick", n), median("fastdelegates-weak", "tick", n), atLeast: 2.5)
-            bar("tick N=\(n) concurrent-weak / handwritten-weak-var",
+            bar(
+                "tick N=\(n) concurrent-weak / handwritten-weak-var",
                 median("concurrent-weak", "tick", n), median("handwritten-weak-var", "tick", n), atMost: 0.6)
         }
         // The fallback for Objective-C-rooted objects (a Swift weak reference) stays near the
         // hand-written code it replaces.
         for n in ns where n >= 4 {
-            bar("tick N=\(n) fastdelegates-weak-reference / handwritten-weak-var",
-                median("fastdelegates-weak-reference", "tick", n), median("handwritten-weak-var", "tick", n), atMost: 1.2)
+            bar(
+                "tick N=\(n) fastdelegates-weak-reference / handwritten-weak-var",
+                median("fastdelegates-weak-reference", "tick", n), median("handwritten-weak-var", "tick", n),
+                atMost: 1.2)
         }
         for n in ns {
-            bar("tick N=\(n) fastdelegates-strong / strong-array",
+            bar(
+                "tick N=\(n) fastdelegates-strong / strong-array",
                 median("fastdelegates-strong", "tick", n), median("strong-array", "tick", n), atMost: 1.5)
         }
         for n in ns where n <= 4 {
             for other in ["pure-swift-proxy", "naive-weak-multicast"] {
-                bar("tick N=\(n) \(other) / fastdelegates-weak",
+                bar(
+                    "tick N=\(n) \(other) / fastdelegates-weak",
                     median(other, "tick", n), median("fastdelegates-weak", "tick", n), atLeast: 2)
             }
         }
         for n in ns {
-            bar("tick N=\(n) notificationcenter / fastdelegates-weak",
+            bar(
+                "tick N=\(n) notificationcenter / fastdelegates-weak",
                 median("notificationcenter", "tick", n), median("fastdelegates-weak", "tick", n), atLeast: 20)
-            bar("tick N=\(n) opencombine / fastdelegates-weak",
+            bar(
+                "tick N=\(n) opencombine / fastdelegates-weak",
                 median("opencombine", "tick", n), median("fastdelegates-weak", "tick", n), atLeast: 10)
         }
         // The peers hold their observers weakly, so hand-written `weak var` forwarding is the
@@ -53,9 +63,12 @@ enum Bars {
         // semantics without weak loads.
         for n in ns {
             for peer in ["notificationcenter", "opencombine"] {
-                if let peerMedian = median(peer, "tick", n), let floor = median("handwritten-weak-var", "tick", n), floor > 0 {
-                    lines.append("  info   tick N=\(n) \(peer) / handwritten-weak-var: \(fixed(peerMedian / floor, 2))x "
-                        + "(the ceiling of any weakly holding chain)")
+                if let peerMedian = median(peer, "tick", n), let floor = median("handwritten-weak-var", "tick", n),
+                    floor > 0
+                {
+                    lines.append(
+                        "  info   tick N=\(n) \(peer) / handwritten-weak-var: \(fixed(peerMedian / floor, 2))x "
+                            + "(the ceiling of any weakly holding chain)")
                 }
             }
         }
@@ -63,20 +76,25 @@ enum Bars {
         // thread no more than a chain of its own, and one sending thread pays little for the
         // thread safety.
         for n in ns {
-            bar("tick N=\(n) concurrent-2threads-shared / concurrent-2threads-separate",
+            bar(
+                "tick N=\(n) concurrent-2threads-shared / concurrent-2threads-separate",
                 median("concurrent-2threads-shared", "tick", n), median("concurrent-2threads-separate", "tick", n),
                 atMost: 1.3)
-            bar("tick N=\(n) concurrent-weak / fastdelegates-weak",
+            bar(
+                "tick N=\(n) concurrent-weak / fastdelegates-weak",
                 median("concurrent-weak", "tick", n), median("fastdelegates-weak", "tick", n), atMost: 1.2)
         }
-        bar("lookup fastdelegates-weak 10,000 messages / 1 message",
+        bar(
+            "lookup fastdelegates-weak 10,000 messages / 1 message",
             median("fastdelegates-weak", "lookup-10000", 1), median("fastdelegates-weak", "lookup-1", 1), atMost: 1.2)
         let allocating = rows.filter {
             isFastDelegates($0.variant) && $0.scenario != "churn" && ($0.allocs_per_dispatch ?? 0) > 0
         }
         if rows.contains(where: { isFastDelegates($0.variant) && $0.allocs_per_dispatch != nil }) {
-            lines.append("  \(allocating.isEmpty ? "MET   " : "MISSED") 0 allocations per dispatch for FastDelegates "
-                + "(tick, first, responds, lookup): \(allocating.isEmpty ? "none allocate" : allocating.map { "\($0.scenario)/\($0.variant) N=\($0.targets)" }.joined(separator: ", "))")
+            lines.append(
+                "  \(allocating.isEmpty ? "MET   " : "MISSED") 0 allocations per dispatch for FastDelegates "
+                    + "(tick, first, responds, lookup): \(allocating.isEmpty ? "none allocate" : allocating.map { "\($0.scenario)/\($0.variant) N=\($0.targets)" }.joined(separator: ", "))"
+            )
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -1,7 +1,10 @@
 /// The default, human-readable report: one block per scenario and target count.
 enum Table {
     static func render(_ rows: [ResultRow]) -> String {
-        let header = ["scenario", "N", "variant", "median ns", "p90 ns", "allocs/op", "x fastdelegates-weak", "checksum (verified)"]
+        let header = [
+            "scenario", "N", "variant", "median ns", "p90 ns", "allocs/op", "x fastdelegates-weak",
+            "checksum (verified)",
+        ]
         var lines: [[String]] = []
         var previous: (String, Int)?
         for row in rows {
@@ -22,7 +25,7 @@ enum Table {
         func format(_ cells: [String]) -> String {
             cells.enumerated().map { index, cell in
                 let pad = String(repeating: " ", count: widths[index] - cell.count)
-                return index < 3 ? cell + pad : pad + cell  // text left, numbers right
+                return index < 3 ? cell + pad : pad + cell // text left, numbers right
             }.joined(separator: "  ")
         }
         var out = [format(header), widths.map { String(repeating: "-", count: $0) }.joined(separator: "  ")]

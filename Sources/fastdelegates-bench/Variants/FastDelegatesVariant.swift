@@ -119,7 +119,7 @@ enum FastDelegatesVariant {
             for i in 0..<count {
                 if let old = live[cursor], retention == .strong || step & 1 == 0 { chain.remove(old) }
                 let fresh = BenchTarget(id: 1, bank: bank)
-                live[cursor] = fresh  // the old target dies here
+                live[cursor] = fresh // the old target dies here
                 chain.add(fresh, retention: retention)
                 cursor = cursor + 1 == live.count ? 0 : cursor + 1
                 step &+= 1

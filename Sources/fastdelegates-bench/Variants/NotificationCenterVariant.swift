@@ -43,18 +43,20 @@ enum NotificationCenterVariant {
             for target in targets {
                 let weak = WeakTarget(target)
                 if first {
-                    tokens.append(center.addObserver(forName: firstName, object: sender, queue: nil) { note in
-                        guard let target = weak.target, let info = note.userInfo,
-                            let value = info["value"] as? Int, let reply = info["reply"] as? ReplyBox,
-                            reply.answer == nil
-                        else { return }
-                        reply.answer = target.firstResponder(value)
-                    })
+                    tokens.append(
+                        center.addObserver(forName: firstName, object: sender, queue: nil) { note in
+                            guard let target = weak.target, let info = note.userInfo,
+                                let value = info["value"] as? Int, let reply = info["reply"] as? ReplyBox,
+                                reply.answer == nil
+                            else { return }
+                            reply.answer = target.firstResponder(value)
+                        })
                 } else {
-                    tokens.append(center.addObserver(forName: tickName, object: sender, queue: nil) { note in
-                        guard let target = weak.target, let value = note.userInfo?["value"] as? Int else { return }
-                        target.scrollTick(value)
-                    })
+                    tokens.append(
+                        center.addObserver(forName: tickName, object: sender, queue: nil) { note in
+                            guard let target = weak.target, let value = note.userInfo?["value"] as? Int else { return }
+                            target.scrollTick(value)
+                        })
                 }
             }
         }

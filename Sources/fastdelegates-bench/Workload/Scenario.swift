@@ -26,8 +26,8 @@ enum Scenario: Hashable, Sendable, CustomStringConvertible {
     func expectedChecksum(targets: Int, breaking: Bool, dispatches: Int, valueSum: Int) -> Int {
         switch self {
         case .tick, .churn: (breaking ? 1 : targets) &* valueSum
-        case .first: dispatches &+ valueSum  // one answer of v &+ 1 per query
-        case .responds: dispatches  // counts true answers
+        case .first: dispatches &+ valueSum // one answer of v &+ 1 per query
+        case .responds: dispatches // counts true answers
         case .lookup: valueSum
         }
     }

@@ -1,5 +1,6 @@
 import CDispatchTable
 import Testing
+
 @testable import FastDelegates
 
 /// Memory stays bounded by the live targets: a million cycles of add / die (or cancel) / send

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FastDelegates
 
 /// PHFDelegateChain and HTDelegateProxy semantics, each run on the seeded hash and on a table
@@ -15,10 +16,11 @@ struct DelegateChainDispatchTests {
         chain.add(c)
         chain.send(Scroll.didScroll, 5)
         chain.send(Scroll.willBeginDragging)
-        #expect(log.events == [
-            "a.didScroll(5)", "c.didScroll(5)",
-            "a.willBeginDragging", "b.willBeginDragging", "c.willBeginDragging",
-        ])
+        #expect(
+            log.events == [
+                "a.didScroll(5)", "c.didScroll(5)",
+                "a.willBeginDragging", "b.willBeginDragging", "c.willBeginDragging",
+            ])
     }
 
     @Test(arguments: [false, true])

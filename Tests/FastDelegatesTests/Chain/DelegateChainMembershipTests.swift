@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FastDelegates
 
 @Suite("Targets: order, retention, identity, tokens")

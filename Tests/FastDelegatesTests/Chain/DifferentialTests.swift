@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FastDelegates
 
 /// Seeded random programs of add / insert / remove / cancel / target death / send, including
@@ -166,7 +167,8 @@ struct DifferentialRun {
         let handlers = randomHandlers()
         let strong = Int.random(in: 0..<4, using: &rng) == 0
         nextRegistrationID += 1
-        let entry = ModelEntry(targetID: target.id, handlers: handlers, strong: strong, registrationID: nextRegistrationID)
+        let entry = ModelEntry(
+            targetID: target.id, handlers: handlers, strong: strong, registrationID: nextRegistrationID)
         let token: DelegateToken
         if let index {
             token = chain.insert(target, at: index, retention: strong ? .strong : .weak, responses: responses(handlers))
@@ -186,7 +188,9 @@ struct DifferentialRun {
 
     mutating func addExisting() {
         let live = liveModel
-        guard let entry = live.randomElement(using: &rng), let target = weakTargets[entry.targetID]?.target else { return }
+        guard let entry = live.randomElement(using: &rng), let target = weakTargets[entry.targetID]?.target else {
+            return
+        }
         let handlers = randomHandlers()
         let strong = Bool.random(using: &rng)
         let token = chain.add(target, retention: strong ? .strong : .weak, responses: responses(handlers))
@@ -252,7 +256,8 @@ struct DifferentialRun {
     mutating func sendWithHook() {
         let live = liveModel
         if Bool.random(using: &rng), let victim = live.randomElement(using: &rng),
-           let victimTarget = weakTargets[victim.targetID]?.target {
+            let victimTarget = weakTargets[victim.targetID]?.target
+        {
             sink.hook = { [chain] in _ = chain.remove(victimTarget) }
             // Whether the hook runs depends on whether any handler runs; model both outcomes.
             let message = Int.random(in: 0..<3, using: &rng)
@@ -270,7 +275,8 @@ struct DifferentialRun {
             sink.received.removeAll()
             chain.send(DifferentialMessages.voids[message], value)
             if sink.received != expected {
-                mismatches.append("step \(stepIndex): hook-remove m\(message) got \(sink.received) expected \(expected)")
+                mismatches.append(
+                    "step \(stepIndex): hook-remove m\(message) got \(sink.received) expected \(expected)")
             }
             if hookRan { model.removeAll { $0.registrationID == victim.registrationID } }
             sink.hook = nil
@@ -290,7 +296,9 @@ struct DifferentialRun {
             }
             if !expected.isEmpty {
                 nextRegistrationID += 1
-                model.append(ModelEntry(targetID: target.id, handlers: handlers, strong: false, registrationID: nextRegistrationID))
+                model.append(
+                    ModelEntry(
+                        targetID: target.id, handlers: handlers, strong: false, registrationID: nextRegistrationID))
             }
             sink.hook = nil
         }
@@ -304,7 +312,8 @@ struct DifferentialRun {
         sink.received.removeAll()
         let answer = chain.send(DifferentialMessages.answer, value)
         if answer != expected || sink.received.count != (first == nil ? 0 : 1) {
-            mismatches.append("step \(stepIndex): answer \(String(describing: answer)) expected \(String(describing: expected))")
+            mismatches.append(
+                "step \(stepIndex): answer \(String(describing: answer)) expected \(String(describing: expected))")
         }
     }
 

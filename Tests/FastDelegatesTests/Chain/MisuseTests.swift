@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FastDelegates
 
 /// Every misuse of a `DelegateChain` gets a clear, documented answer and corrupts nothing:
@@ -16,10 +17,12 @@ struct MisuseTests {
         chain.add(first)
         chain.add(plain, responses: .scrolls) // weak
         chain.add(plain, retention: .strong) { $0.on(Scroll.willBeginDragging) { me in me.log.record("p.drag") } }
-        chain.insert(plain, at: 0, retention: .strong, responses: Responses().on(Scroll.viewForZooming) { me in
-            me.log.record("p.zoom")
-            return "p"
-        })
+        chain.insert(
+            plain, at: 0, retention: .strong,
+            responses: Responses().on(Scroll.viewForZooming) { me in
+                me.log.record("p.zoom")
+                return "p"
+            })
         #expect(chain.count == 2)
         #expect(chain.registrationCount == 2)
         #expect(chain.tableStats.liveSlots == 2)
@@ -186,7 +189,8 @@ struct MisuseTests {
         let chain = DelegateChain()
         let a = Probe("a", log: log)
         chain.add(a)
-        let forward = Responses<DelegateChain>().on(Scroll.didScroll) { me, offset in me.send(Scroll.didScroll, offset) }
+        let forward = Responses<DelegateChain>().on(Scroll.didScroll) { me, offset in me.send(Scroll.didScroll, offset)
+        }
         let tokens = [
             chain.add(chain, responses: forward),
             chain.add(chain, retention: .strong, responses: forward),
@@ -223,7 +227,9 @@ struct MisuseTests {
         let a = Probe("a", log: log), b = Probe("b", log: log)
         inner.add(b)
         outer.add(a)
-        outer.add(inner, retention: .strong) { $0.on(Scroll.didScroll) { me, offset in me.send(Scroll.didScroll, offset) } }
+        outer.add(inner, retention: .strong) {
+            $0.on(Scroll.didScroll) { me, offset in me.send(Scroll.didScroll, offset) }
+        }
         #expect(outer.contains(inner))
         outer.send(Scroll.didScroll, 1)
         #expect(log.events == ["a.didScroll(1)", "b.didScroll(1)"])
@@ -276,9 +282,10 @@ struct MisuseTests {
         killer.onScroll = { _, offset in if offset == 1 { victim = nil } }
         chain.send(Scroll.didScroll, 1)
         #expect(victim == nil)
-        #expect(log.events == [
-            "killer.didScroll(1)", "victim.deinit", "killer.didScroll(9)", "last.didScroll(9)", "last.didScroll(1)",
-        ])
+        #expect(
+            log.events == [
+                "killer.didScroll(1)", "victim.deinit", "killer.didScroll(9)", "last.didScroll(9)", "last.didScroll(1)",
+            ])
         #expect(chain.registrationCount == 2)
         log.events.removeAll()
         expectChainStillWorks(chain, reaches: ["killer", "last"], log: log)
@@ -473,7 +480,12 @@ struct MisuseTests {
         let n = TestScale.count(100_000)
         let messages = (0..<n).map { Message<Int, Int>("misuse.many\($0):") }
         var all = Responses<Counter>()
-        for message in messages { all = (consume all).on(message) { me, value in me.hits += 1; return value } }
+        for message in messages {
+            all = (consume all).on(message) { me, value in
+                me.hits += 1
+                return value
+            }
+        }
         var evens = Responses<Counter>()
         for message in messages.enumerated().filter({ $0.offset % 2 == 0 }).map(\.element) {
             evens = (consume evens).on(message) { _, value in -value }
@@ -487,7 +499,8 @@ struct MisuseTests {
         #expect(chain.tableStats.entries == n + (n + 1) / 2)
         #expect(chain.invariantViolation == 0)
         var wrong = 0
-        for (index, message) in messages.enumerated() where chain.send(message, index) != (index % 2 == 0 ? -index : index) {
+        for (index, message) in messages.enumerated()
+        where chain.send(message, index) != (index % 2 == 0 ? -index : index) {
             wrong += 1
         }
         #expect(wrong == 0)

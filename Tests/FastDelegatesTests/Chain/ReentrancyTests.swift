@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FastDelegates
 
 @Suite("Mutation during dispatch")
@@ -44,10 +45,11 @@ struct ReentrancyTests {
         chain.add(after)
         chain.send(Scroll.didScroll, 1)
         chain.send(Scroll.didScroll, 2)
-        #expect(log.events == [
-            "remover.didScroll(1)", "remover still alive after removing itself",
-            "after.didScroll(1)", "after.didScroll(2)",
-        ])
+        #expect(
+            log.events == [
+                "remover.didScroll(1)", "remover still alive after removing itself",
+                "after.didScroll(1)", "after.didScroll(2)",
+            ])
         #expect(weakSelfRemover == nil) // released once the dispatch was over
         #expect(chain.invariantViolation == 0)
     }
@@ -63,11 +65,12 @@ struct ReentrancyTests {
             chain.send(Scroll.willBeginDragging)
         }
         chain.send(Scroll.didScroll, 1)
-        #expect(log.events == [
-            "a.didScroll(1)",
-            "a.didScroll(0)", "a.willBeginDragging", "b.willBeginDragging", "b.didScroll(0)",
-            "a.willBeginDragging", "b.willBeginDragging", "b.didScroll(1)",
-        ])
+        #expect(
+            log.events == [
+                "a.didScroll(1)",
+                "a.didScroll(0)", "a.willBeginDragging", "b.willBeginDragging", "b.didScroll(0)",
+                "a.willBeginDragging", "b.willBeginDragging", "b.didScroll(1)",
+            ])
     }
 
     @Test func removeAllAndReAddDuringADispatch() {

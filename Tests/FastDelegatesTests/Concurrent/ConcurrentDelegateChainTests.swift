@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FastDelegates
 
 /// The semantics of DelegateChain, on ConcurrentDelegateChain (single-threaded use).
@@ -13,10 +14,11 @@ struct ConcurrentDelegateChainTests {
         chain.add(c)
         chain.send(Scroll.didScroll, 7)
         chain.send(Scroll.willBeginDragging)
-        #expect(log.events == [
-            "a.didScroll(7)", "b.didScroll(7)", "c.didScroll(7)",
-            "a.willBeginDragging", "b.willBeginDragging", "c.willBeginDragging",
-        ])
+        #expect(
+            log.events == [
+                "a.didScroll(7)", "b.didScroll(7)", "c.didScroll(7)",
+                "a.willBeginDragging", "b.willBeginDragging", "c.willBeginDragging",
+            ])
         #expect(chain.targets.map { ($0 as! Probe).name } == ["a", "b", "c"])
         #expect(chain.count == 3)
     }
@@ -29,11 +31,13 @@ struct ConcurrentDelegateChainTests {
         chain.add(b)
         chain.insert(c, at: 0)
         #expect(chain.targets.map { ($0 as! Probe).name } == ["c", "a", "b"])
-        chain.insert(c, at: 2)  // moves: index among the others
+        chain.insert(c, at: 2) // moves: index among the others
         #expect(chain.targets.map { ($0 as! Probe).name } == ["a", "b", "c"])
-        chain.insert(a, at: 1, responses: SendableResponses<Probe>().on(Scroll.didScroll) { me, v in
-            me.log.record("\(me.name).extra(\(v))")
-        })
+        chain.insert(
+            a, at: 1,
+            responses: SendableResponses<Probe>().on(Scroll.didScroll) { me, v in
+                me.log.record("\(me.name).extra(\(v))")
+            })
         #expect(chain.targets.map { ($0 as! Probe).name } == ["b", "a", "c"])
         chain.send(Scroll.didScroll, 1)
         #expect(log.events == ["b.didScroll(1)", "a.extra(1)", "c.didScroll(1)"])
@@ -69,14 +73,14 @@ struct ConcurrentDelegateChainTests {
         chain.send(Scroll.didScroll, 1)
         #expect(log.events == ["kept.didScroll(1)"])
         #expect(chain.count == 1)
-        #expect(chain.registrationCount == 1)  // the send reclaimed the dead one
-        #expect(chain.snapshotEntryCount == 4)  // kept's four messages only
+        #expect(chain.registrationCount == 1) // the send reclaimed the dead one
+        #expect(chain.snapshotEntryCount == 4) // kept's four messages only
     }
 
     @Test func deadTargetsAreReclaimedByTheNextMutationToo() {
         let log = Log()
         let chain = ConcurrentDelegateChain()
-        for index in 0..<10 { chain.add(Probe("p\(index)", log: log)) }  // all die at once
+        for index in 0..<10 { chain.add(Probe("p\(index)", log: log)) } // all die at once
         #expect(chain.count == 0)
         let kept = Probe("kept", log: log)
         chain.add(kept)
@@ -133,7 +137,7 @@ struct ConcurrentDelegateChainTests {
         var chain: ConcurrentDelegateChain? = ConcurrentDelegateChain()
         let tokenA = chain!.add(a)
         let tokenB = chain!.add(b)
-        let tokenA2 = chain!.add(a)  // the same registration
+        let tokenA2 = chain!.add(a) // the same registration
         tokenA.cancel()
         #expect(chain!.contains(a) == false)
         #expect(chain!.contains(b))
@@ -156,7 +160,7 @@ struct ConcurrentDelegateChainTests {
         chain.add(a) { $0.on(Scroll.willBeginDragging) { me in me.log.record("\(me.name).drag") } }
         chain.add(b)
         chain.add(c)
-        chain.send(Scroll.didScroll, 1)  // a does not answer it
+        chain.send(Scroll.didScroll, 1) // a does not answer it
         chain.send(Scroll.willBeginDragging)
         #expect(log.events == ["b.didScroll(1)", "a.drag"])
         #expect(chain.mode == .breaking)
@@ -178,7 +182,7 @@ struct ConcurrentDelegateChainTests {
         chain.add(c)
         #expect(chain.send(Scroll.viewForZooming) == "view of bb")
         #expect(chain.send(Scroll.heightForHeader, 2, default: -1) == 202)
-        #expect(log.events == ["bb.viewForZooming"])  // only the first answers
+        #expect(log.events == ["bb.viewForZooming"]) // only the first answers
         chain.remove(b)
         #expect(chain.send(Scroll.viewForZooming) == "view of c")
     }
@@ -258,10 +262,11 @@ struct ConcurrentDelegateChainTests {
         chain.add(after)
         chain.send(Scroll.didScroll, 1)
         chain.send(Scroll.didScroll, 2)
-        #expect(log.events == [
-            "remover.didScroll(1)", "remover still alive after removing itself",
-            "after.didScroll(1)", "after.didScroll(2)",
-        ])
+        #expect(
+            log.events == [
+                "remover.didScroll(1)", "remover still alive after removing itself",
+                "after.didScroll(1)", "after.didScroll(2)",
+            ])
         #expect(weakSelfRemover == nil)
     }
 
@@ -276,9 +281,10 @@ struct ConcurrentDelegateChainTests {
             me.log.record("count \(chain.count)")
         }
         chain.send(Scroll.didScroll, 1)
-        #expect(log.events == [
-            "a.didScroll(1)", "a.didScroll(0)", "count 2", "b.didScroll(0)", "count 2", "b.didScroll(1)",
-        ])
+        #expect(
+            log.events == [
+                "a.didScroll(1)", "a.didScroll(0)", "count 2", "b.didScroll(0)", "count 2", "b.didScroll(1)",
+            ])
     }
 
     /// A strong target whose deinit uses the chain: its last release must not happen under
@@ -304,7 +310,8 @@ struct ConcurrentDelegateChainTests {
         let chain = ConcurrentDelegateChain()
         for round in 0..<50 {
             let probe = Probe("p\(round)", log: log)
-            chain.add(probe, responses: SendableResponses<Probe>().on(Scroll.didScroll) { me, _ in me.log.record(me.name) })
+            chain.add(
+                probe, responses: SendableResponses<Probe>().on(Scroll.didScroll) { me, _ in me.log.record(me.name) })
             chain.send(Scroll.didScroll, 0)
             #expect(chain.count == 1)
         }

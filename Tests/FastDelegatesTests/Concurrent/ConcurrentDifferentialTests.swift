@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FastDelegates
 
 /// Seeded random single-threaded programs run on a DelegateChain and a ConcurrentDelegateChain
@@ -120,7 +121,8 @@ struct MirrorRun {
     mutating func randomLiveTwins() -> (MirrorTarget, MirrorTarget)? {
         everMade.removeAll { $0.a.target == nil }
         guard let pick = everMade.randomElement(using: &rng),
-              let a = pick.a.target, let b = pick.b.target else { return nil }
+            let a = pick.a.target, let b = pick.b.target
+        else { return nil }
         return (a, b)
     }
 
@@ -161,13 +163,17 @@ struct MirrorRun {
         let retention: Retention = Int.random(in: 0..<4, using: &rng) == 0 ? .strong : .weak
         if insert {
             let index = Int.random(in: 0...plain.count, using: &rng)
-            tokens.append((
-                plain.insert(a, at: index, retention: retention, responses: Self.responses(handlers)),
-                concurrent.insert(b, at: index, retention: retention, responses: Self.responses(handlers))))
+            tokens.append(
+                (
+                    plain.insert(a, at: index, retention: retention, responses: Self.responses(handlers)),
+                    concurrent.insert(b, at: index, retention: retention, responses: Self.responses(handlers))
+                ))
         } else {
-            tokens.append((
-                plain.add(a, retention: retention, responses: Self.responses(handlers)),
-                concurrent.add(b, retention: retention, responses: Self.responses(handlers))))
+            tokens.append(
+                (
+                    plain.add(a, retention: retention, responses: Self.responses(handlers)),
+                    concurrent.add(b, retention: retention, responses: Self.responses(handlers))
+                ))
         }
     }
 
@@ -175,9 +181,11 @@ struct MirrorRun {
         guard let (a, b) = randomLiveTwins() else { return }
         let handlers = randomHandlers()
         let retention: Retention = Bool.random(using: &rng) ? .strong : .weak
-        tokens.append((
-            plain.add(a, retention: retention) { $0.merging(Self.responses(handlers)) },
-            concurrent.add(b, retention: retention) { $0.merging(Self.responses(handlers)) }))
+        tokens.append(
+            (
+                plain.add(a, retention: retention) { $0.merging(Self.responses(handlers)) },
+                concurrent.add(b, retention: retention) { $0.merging(Self.responses(handlers)) }
+            ))
     }
 
     mutating func remove() {
@@ -212,7 +220,8 @@ struct MirrorRun {
         let value = Int.random(in: 0..<1_000, using: &rng)
         let answerA = plain.send(MirrorMessages.answer, value)
         let answerB = concurrent.send(MirrorMessages.answer, value)
-        expect(answerA == answerB, "answer plain \(String(describing: answerA)) concurrent \(String(describing: answerB))")
+        expect(
+            answerA == answerB, "answer plain \(String(describing: answerA)) concurrent \(String(describing: answerB))")
         let defaultA = plain.send(MirrorMessages.answer, value, default: -1)
         let defaultB = concurrent.send(MirrorMessages.answer, value, default: -1)
         expect(defaultA == defaultB, "answer with default")

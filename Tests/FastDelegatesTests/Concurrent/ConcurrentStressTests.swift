@@ -1,6 +1,7 @@
 import Foundation
 import Synchronization
 import Testing
+
 @testable import FastDelegates
 
 /// Messages of the stress test.
@@ -78,7 +79,7 @@ struct ConcurrentStressTests {
 
         runOnThreads(4) { role in
             switch role {
-            case 0, 1:  // senders
+            case 0, 1: // senders
                 var rounds = 0
                 while ContinuousClock.now < deadline || rounds < 200 {
                     for value in 0..<50 {
@@ -92,9 +93,9 @@ struct ConcurrentStressTests {
                     counters.sends.wrappingAdd(50, ordering: .relaxed)
                     rounds += 1
                 }
-            case 2:  // mutator of the pool
+            case 2: // mutator of the pool
                 var rng = SeededGenerator(seed: Soak.seeds([42])[0])
-                var order: [Int] = []  // ids registered, in dispatch order
+                var order: [Int] = [] // ids registered, in dispatch order
                 var tokens: [Int: ConcurrentDelegateToken] = [:]
                 var rounds = 0
                 while ContinuousClock.now < deadline || rounds < 200 {
@@ -126,7 +127,7 @@ struct ConcurrentStressTests {
                     counters.mutations.wrappingAdd(1, ordering: .relaxed)
                 }
                 finalOrder.withLock { $0 = order }
-            default:  // adds short-lived weak targets and lets them die
+            default: // adds short-lived weak targets and lets them die
                 var next = 1_000
                 var rounds = 0
                 while ContinuousClock.now < deadline || rounds < 200 {
@@ -140,14 +141,16 @@ struct ConcurrentStressTests {
                         batch.append(target)
                     }
                     chain.send(HammerMessages.tick, 0)
-                    batch.removeAll()  // they die here, unremoved
+                    batch.removeAll() // they die here, unremoved
                     counters.deaths.wrappingAdd(4, ordering: .relaxed)
                 }
             }
         }
 
         if Soak.reporting {
-            print("soak: hammer \(mode): \(counters.sends.load(ordering: .relaxed)) sends, \(counters.mutations.load(ordering: .relaxed)) mutations, \(counters.deaths.load(ordering: .relaxed)) deaths in \(Self.duration)")
+            print(
+                "soak: hammer \(mode): \(counters.sends.load(ordering: .relaxed)) sends, \(counters.mutations.load(ordering: .relaxed)) mutations, \(counters.deaths.load(ordering: .relaxed)) deaths in \(Self.duration)"
+            )
         }
         #expect(counters.afterRemoval.load(ordering: .relaxed) == 0, "a handler ran after its removal returned")
         let expected = finalOrder.withLock { $0 }
@@ -193,7 +196,7 @@ struct ConcurrentStressTests {
         }
         #expect(chain.count == pool.count)
         #expect(pool.reduce(0) { $0 + $1.received.load(ordering: .relaxed) } > 0)
-        chain.removeAll()  // the handlers capture the chain, which holds them: break the cycle
+        chain.removeAll() // the handlers capture the chain, which holds them: break the cycle
     }
 }
 

@@ -1,21 +1,29 @@
 import Testing
+
 @testable import FastDelegates
 
 @Suite("Combined answers")
 struct CombinedAnswersTests {
     final class Voter {
         let name: String, vote: Bool, log: Log
-        init(_ name: String, _ vote: Bool, log: Log) { self.name = name; self.vote = vote; self.log = log }
+        init(_ name: String, _ vote: Bool, log: Log) {
+            self.name = name
+            self.vote = vote
+            self.log = log
+        }
         static let responses = SendableResponses<Voter>()
-            .on(Scroll.shouldScrollToTop) { me in me.log.record(me.name); return me.vote }
+            .on(Scroll.shouldScrollToTop) { me in
+                me.log.record(me.name)
+                return me.vote
+            }
             .on(Scroll.heightForHeader) { me, section in Double(section) * (me.vote ? 2 : 3) }
     }
 
     @Test func allTrueIsTrueOnlyIfEveryResponderAgreesAndAsksThemAll() {
         let log = Log()
         let yes = Voter("yes", true, log: log), no = Voter("no", false, log: log), yes2 = Voter("yes2", true, log: log)
-        let chain = DelegateChain(mode: .breaking)                 // breaking concerns void messages only
-        #expect(chain.send(Scroll.shouldScrollToTop, combining: .allTrue))    // nobody objects
+        let chain = DelegateChain(mode: .breaking) // breaking concerns void messages only
+        #expect(chain.send(Scroll.shouldScrollToTop, combining: .allTrue)) // nobody objects
         #expect(!chain.send(Scroll.shouldScrollToTop, combining: .anyTrue))
         chain.add(yes, responses: Voter.responses)
         chain.add(yes2, responses: Voter.responses)
@@ -41,7 +49,7 @@ struct CombinedAnswersTests {
         #expect(chain.send(Scroll.viewForZooming, combining: .all).isEmpty)
         let custom = AnswerCombination<Double, Int>(initial: 0) { count, height in
             count += 1
-            return height >= 30                                     // stop at the first tall one
+            return height >= 30 // stop at the first tall one
         }
         #expect(chain.send(Scroll.heightForHeader, 10, combining: custom) == 2)
         withExtendedLifetime((a, b)) {}

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FastDelegates
 
 @Suite("Messages and responses")

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FastDelegates
 
 @Suite("Observation as a stream")
@@ -8,13 +9,13 @@ struct ObservationTests {
         let chain = DelegateChain(mode: .breaking)
         let stream = chain.invocations(of: Scroll.didScroll)
         let zoom = chain.invocations(of: Scroll.heightForHeader)
-        #expect(!chain.responds(to: Scroll.didScroll))              // observing is not responding
-        #expect(chain.send(Scroll.heightForHeader, 4) == nil)       // and gives no answer
+        #expect(!chain.responds(to: Scroll.didScroll)) // observing is not responding
+        #expect(chain.send(Scroll.heightForHeader, 4) == nil) // and gives no answer
         let a = Probe("a", log: log), b = Probe("b", log: log)
         chain.add(a)
         chain.add(b)
         for offset in 1...3 { chain.send(Scroll.didScroll, offset) }
-        #expect(log.events == ["a.didScroll(1)", "a.didScroll(2)", "a.didScroll(3)"])   // still breaks at a
+        #expect(log.events == ["a.didScroll(1)", "a.didScroll(2)", "a.didScroll(3)"]) // still breaks at a
         #expect(chain.send(Scroll.heightForHeader, 5) == 105)
         var seen: [Int] = []
         for await offset in stream {
@@ -41,7 +42,7 @@ struct ObservationTests {
             #expect(chain.observerCount(of: Scroll.didScroll) == 1)
             _ = stream
         }
-        chain.send(Scroll.didScroll, 1)                             // the next send drops it
+        chain.send(Scroll.didScroll, 1) // the next send drops it
         #expect(chain.observerCount(of: Scroll.didScroll) == 0)
         #expect(observer == nil)
     }
@@ -69,7 +70,7 @@ struct ObservationTests {
         chain!.send(Scroll.didScroll, 9)
         chain = nil
         var seen: [Int] = []
-        for await offset in stream { seen.append(offset) }          // ends: no hang
+        for await offset in stream { seen.append(offset) } // ends: no hang
         #expect(seen == [9])
     }
 

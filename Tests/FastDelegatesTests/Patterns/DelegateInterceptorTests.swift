@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FastDelegates
 
 /// Seed 001 (a middle man), with no forwarding code per method.
@@ -17,7 +18,7 @@ struct DelegateInterceptorTests {
                 if me.passOn { callThrough(offset * 10) }
             }
             .on(Scroll.heightForHeader) { me, section, callThrough in
-                (callThrough(section) ?? 0) + 1      // alters the receiver's answer
+                (callThrough(section) ?? 0) + 1 // alters the receiver's answer
             }
     }
 
@@ -27,13 +28,14 @@ struct DelegateInterceptorTests {
         let receiver = Probe("receiver", log: log)
         let interceptor = DelegateInterceptor(middleMan: middle, interceptions: Self.interceptions())
         interceptor.setReceiver(receiver)
-        interceptor.send(Scroll.didScroll, 1)                       // intercepted, called through
-        interceptor.send(Scroll.willBeginDragging)                  // not intercepted: falls through
+        interceptor.send(Scroll.didScroll, 1) // intercepted, called through
+        interceptor.send(Scroll.willBeginDragging) // not intercepted: falls through
         #expect(interceptor.send(Scroll.viewForZooming) == .some("view of receiver"))
-        #expect(log.events == [
-            "middle.didScroll(1)", "receiver.didScroll(10)", "receiver.willBeginDragging",
-            "receiver.viewForZooming",
-        ])
+        #expect(
+            log.events == [
+                "middle.didScroll(1)", "receiver.didScroll(10)", "receiver.willBeginDragging",
+                "receiver.viewForZooming",
+            ])
         middle.passOn = false
         interceptor.send(Scroll.didScroll, 2)
         #expect(log.events.last == "middle.didScroll(2)")
@@ -44,8 +46,8 @@ struct DelegateInterceptorTests {
         let log = Log()
         let middle = MiddleMan(log: log)
         let interceptor = DelegateInterceptor(middleMan: middle, interceptions: Self.interceptions())
-        #expect(interceptor.send(Scroll.heightForHeader, 5) == 1)      // no receiver: callThrough is nil
-        let receiver = Probe("receiver", log: log)                     // answers 800 + section
+        #expect(interceptor.send(Scroll.heightForHeader, 5) == 1) // no receiver: callThrough is nil
+        let receiver = Probe("receiver", log: log) // answers 800 + section
         interceptor.setReceiver(receiver)
         #expect(interceptor.send(Scroll.heightForHeader, 5) == 806)
         withExtendedLifetime((middle, receiver)) {}
@@ -60,9 +62,11 @@ struct DelegateInterceptorTests {
         let first = Probe("first", log: log), second = Plain("second", log: log)
         interceptor.setReceiver(first)
         #expect(interceptor.responds(to: Scroll.viewForZooming))
-        interceptor.setReceiver(second, responses: Responses<Plain>().on(Scroll.willBeginDragging) { me in
-            me.log.record("second.willBeginDragging")
-        })
+        interceptor.setReceiver(
+            second,
+            responses: Responses<Plain>().on(Scroll.willBeginDragging) { me in
+                me.log.record("second.willBeginDragging")
+            })
         #expect(interceptor.receiver === second)
         #expect(!interceptor.responds(to: Scroll.viewForZooming))
         interceptor.send(Scroll.willBeginDragging)
@@ -79,8 +83,10 @@ struct DelegateInterceptorTests {
             let log = Log()
             var interceptor: DelegateInterceptor<Host>!
             init() {
-                interceptor = DelegateInterceptor(middleMan: self, interceptions: Interceptions<Host>()
-                    .on(Scroll.willBeginDragging) { me, _, _ in me.log.record("host.willBeginDragging") })
+                interceptor = DelegateInterceptor(
+                    middleMan: self,
+                    interceptions: Interceptions<Host>()
+                        .on(Scroll.willBeginDragging) { me, _, _ in me.log.record("host.willBeginDragging") })
             }
         }
         weak var weakHost: Host?

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FastDelegates
 
 /// Seed 003 (standalone delegates chosen by the selected search scope).
@@ -15,7 +16,7 @@ struct DelegateRouterTests {
         router.send(Scroll.didScroll, 1)
         router.key = .places
         router.send(Scroll.didScroll, 2)
-        router.key = .archive                          // no route: the default
+        router.key = .archive // no route: the default
         router.send(Scroll.didScroll, 3)
         #expect(log.events == ["people.didScroll(1)", "places.didScroll(2)", "default.didScroll(3)"])
         #expect((router.activeTarget as? Probe)?.name == "default")
@@ -28,13 +29,13 @@ struct DelegateRouterTests {
         let router = DelegateRouter<SearchScope>(key: { bar.scope })
         router.route(.people, to: Probe("people", log: log))
         router.route(.places, to: Probe("places", log: log))
-        #expect(router.send(Scroll.heightForHeader, 1) == 601)     // "people": 6 letters
+        #expect(router.send(Scroll.heightForHeader, 1) == 601) // "people": 6 letters
         bar.scope = .places
-        #expect(router.send(Scroll.heightForHeader, 1) == 601)     // "places": 6 letters, other target
+        #expect(router.send(Scroll.heightForHeader, 1) == 601) // "places": 6 letters, other target
         #expect(log.events.isEmpty)
         router.send(Scroll.didScroll, 7)
         #expect(log.events == ["places.didScroll(7)"])
-        router.key = .people                                       // a stored key replaces the closure
+        router.key = .people // a stored key replaces the closure
         bar.scope = .places
         router.send(Scroll.didScroll, 8)
         #expect(log.events.last == "people.didScroll(8)")
@@ -47,9 +48,9 @@ struct DelegateRouterTests {
         router.setDefault(Probe("default", log: log))
         #expect(!router.responds(to: Scroll.heightForHeader))
         #expect(router.send(Scroll.heightForHeader, 1) == nil)
-        #expect(router.send(Scroll.heightForHeader, 1, default: 0) == 0)    // the seed's `return 0`
+        #expect(router.send(Scroll.heightForHeader, 1, default: 0) == 0) // the seed's `return 0`
         router.key = .places
-        #expect(router.responds(to: Scroll.heightForHeader))                // follows the active route
+        #expect(router.responds(to: Scroll.heightForHeader)) // follows the active route
         #expect(router.send(Scroll.heightForHeader, 1) == 701)
     }
 
@@ -70,7 +71,7 @@ struct DelegateRouterTests {
             #expect(router.target(for: .places) === weakOne)
         }
         router.setDefault(Probe("default", log: log))
-        router.send(Scroll.didScroll, 2)                      // the weak route died: the default
+        router.send(Scroll.didScroll, 2) // the weak route died: the default
         #expect(log.events.last == "default.didScroll(2)")
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FastDelegates
 
 /// Seed 000 (secondary delegate), without its flaw: the primary stays replaceable.
@@ -22,18 +23,19 @@ struct DelegateSlotTests {
         let secondary = Probe("secondary", log: log)
         let first = Probe("first", log: log), second = Probe("second", log: log)
         let slot = DelegateSlot()
-        let token = slot.attach(secondary)          // the seed's order: secondary first...
-        slot.setPrimary(first)                      // ...then `delegate =`
+        let token = slot.attach(secondary) // the seed's order: secondary first...
+        slot.setPrimary(first) // ...then `delegate =`
         slot.send(Scroll.didScroll, 1)
-        slot.setPrimary(second)                     // replace
+        slot.setPrimary(second) // replace
         slot.send(Scroll.didScroll, 2)
-        slot.setPrimary(nil)                        // clear
+        slot.setPrimary(nil) // clear
         slot.send(Scroll.didScroll, 3)
-        #expect(log.events == [
-            "first.didScroll(1)", "secondary.didScroll(1)",
-            "second.didScroll(2)", "secondary.didScroll(2)",
-            "secondary.didScroll(3)",
-        ])
+        #expect(
+            log.events == [
+                "first.didScroll(1)", "secondary.didScroll(1)",
+                "second.didScroll(2)", "secondary.didScroll(2)",
+                "secondary.didScroll(3)",
+            ])
         token.cancel()
         slot.setPrimary(first)
         slot.send(Scroll.didScroll, 4)
@@ -68,9 +70,11 @@ struct DelegateSlotTests {
         let primary = Plain("p", log: log)
         let slot = DelegateSlot()
         slot.setPrimary(primary, responses: .scrolls)
-        slot.setPrimary(primary, responses: Responses<Plain>().on(Scroll.willBeginDragging) { me in
-            me.log.record("p.willBeginDragging")
-        })
+        slot.setPrimary(
+            primary,
+            responses: Responses<Plain>().on(Scroll.willBeginDragging) { me in
+                me.log.record("p.willBeginDragging")
+            })
         #expect(!slot.responds(to: Scroll.didScroll))
         slot.send(Scroll.didScroll, 1)
         slot.send(Scroll.willBeginDragging)
@@ -106,16 +110,19 @@ struct DelegateSlotTests {
         let old = Switcher(log: log), new = Probe("new", log: log), secondary = Probe("secondary", log: log)
         old.slot = slot
         old.next = new
-        slot.setPrimary(old, responses: Responses<Switcher>().on(Scroll.didScroll) { me, offset in
-            me.log.record("old.didScroll(\(offset))")
-            if let next = me.next { me.slot?.setPrimary(next) }
-        })
+        slot.setPrimary(
+            old,
+            responses: Responses<Switcher>().on(Scroll.didScroll) { me, offset in
+                me.log.record("old.didScroll(\(offset))")
+                if let next = me.next { me.slot?.setPrimary(next) }
+            })
         slot.attach(secondary)
         slot.send(Scroll.didScroll, 1)
         slot.send(Scroll.didScroll, 2)
-        #expect(log.events == [
-            "old.didScroll(1)", "secondary.didScroll(1)", "new.didScroll(2)", "secondary.didScroll(2)",
-        ])
+        #expect(
+            log.events == [
+                "old.didScroll(1)", "secondary.didScroll(1)", "new.didScroll(2)", "secondary.didScroll(2)",
+            ])
         withExtendedLifetime((old, new, secondary)) {}
     }
 }

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import FastDelegates
 
 /// A delegate protocol as users already write one, adopted by final and non-final classes.
@@ -10,9 +11,11 @@ protocol TableViewDelegate: AnyObject, SendableMetatype {
 extension TableViewDelegate {
     /// The protocol's responses, declared once for every conformer.
     var responder: AnyResponder {
-        AnyResponder(self, responses: Responses<Self>()
-            .on(Scroll.didScroll) { me, offset in me.tableViewDidScroll(offset) }
-            .on(Scroll.heightForHeader) { me, section in me.heightForHeader(inSection: section) })
+        AnyResponder(
+            self,
+            responses: Responses<Self>()
+                .on(Scroll.didScroll) { me, offset in me.tableViewDidScroll(offset) }
+                .on(Scroll.heightForHeader) { me, section in me.heightForHeader(inSection: section) })
     }
 }
 
@@ -25,7 +28,7 @@ struct ProtocolDelegatesTests {
         func heightForHeader(inSection section: Int) -> Double { 10 }
     }
 
-    final class DetailController: BaseController {                 // a subclass overrides
+    final class DetailController: BaseController { // a subclass overrides
         override func tableViewDidScroll(_ offset: Int) { log.record("detail.didScroll(\(offset))") }
     }
 

@@ -1,10 +1,12 @@
+import Testing
+
+@_spi(Testing) @testable import FastDelegates
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Testing
-@_spi(Testing) @testable import FastDelegates
 
 /// Sizes for the tests that build very large chains: full size normally, scaled down when the
 /// Makefile runs the suites under a sanitizer (`FASTDELEGATES_TEST_SCALE=sanitizer`), where
@@ -112,11 +114,13 @@ func runOnThread(stackSize: Int, _ body: @escaping () -> Void) {
     #else
     var thread: pthread_t?
     #endif
-    let status = pthread_create(&thread, &attributes, { context in
-        let box = Unmanaged<Box>.fromOpaque(context!).takeRetainedValue()
-        box.body()
-        return nil
-    }, context)
+    let status = pthread_create(
+        &thread, &attributes,
+        { context in
+            let box = Unmanaged<Box>.fromOpaque(context!).takeRetainedValue()
+            box.body()
+            return nil
+        }, context)
     precondition(status == 0, "pthread_create failed: \(status)")
     #if canImport(Glibc)
     pthread_join(thread, nil)
