@@ -71,7 +71,8 @@ private func isSwiftObjectRoot(_ root: AnyClass) -> Bool {
 private enum WeakHoldOverrides {
     /// Whether any class was sent: until then the decision skips the lock.
     static let any = Atomic<Bool>(false)
-    static let classes = Mutex<Set<ObjectIdentifier>>([])
+    /// A `HandoffMutex`, so that ThreadSanitizer sees the ordering a contended lock gives.
+    static let classes = HandoffMutex<Set<ObjectIdentifier>>([])
 }
 
 /// Makes chains hold weakly retained targets of class `type` (exactly this class, not its
