@@ -124,11 +124,6 @@ final class ReadSide: Sendable {
         return Unmanaged.passUnretained(record)
     }
 
-    /// This thread's record, if it has made one.
-    var currentRecord: ReaderRecord? {
-        cdt_thread_record().map { Unmanaged<ReaderRecord>.fromOpaque($0).takeUnretainedValue() }
-    }
-
     /// Whether some thread may still be reading a snapshot of the chain whose cell is `cell`,
     /// retired at `epoch`.
     func isRead(cell: UInt, retiredAt epoch: UInt64) -> Bool {

@@ -100,7 +100,4 @@ final class SnapshotCell: @unchecked Sendable {
             if requests.load(ordering: .sequentiallyConsistent) == seen { return }
         }
     }
-
-    /// How many snapshots are retired and not yet released, for tests.
-    var retiredCount: Int { retired.withLock { $0.count } }
 }
