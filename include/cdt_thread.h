@@ -6,9 +6,17 @@
 // - The park word: a process-wide sequence number that threads waiting for a condition block on
 //   (a futex on Linux, a condition variable elsewhere), and that whoever makes a condition true
 //   bumps to wake them. Waiters re-check their own condition after every wake-up.
+// - Asymmetric fences: a *light* fence on the send path and a *heavy* fence on the rare
+//   mutation path that together order a store before a later load on both sides (Dekker's
+//   pattern). Where the OS can make every running thread of the process execute a full barrier
+//   (Linux `membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED)`), the light fence only stops the
+//   compiler from reordering and the heavy fence is that system call; elsewhere both are full
+//   hardware fences.
 #ifndef CDT_THREAD_H
 #define CDT_THREAD_H
 
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -34,6 +42,25 @@ void cdt_park_wait(uint32_t seen);
 
 /// Bumps the park word and wakes every thread blocked in `cdt_park_wait`.
 void cdt_park_wake_all(void);
+
+/// Whether the heavy fence is the system's process-wide barrier, so the light fence may be a
+/// compiler barrier. Decided (and the process registered for it) on the first call; thread-safe.
+bool cdt_asymmetric_fences(void);
+
+/// The send side's fence: orders this thread's earlier stores before its later loads against a
+/// thread that runs `cdt_heavy_fence`. `asymmetric` must be what `cdt_asymmetric_fences`
+/// returned.
+static inline void cdt_light_fence(bool asymmetric) {
+    if (asymmetric) {
+        atomic_signal_fence(memory_order_seq_cst);
+    } else {
+        atomic_thread_fence(memory_order_seq_cst);
+    }
+}
+
+/// The mutation side's fence: a full fence on this thread and, when `cdt_asymmetric_fences()`,
+/// on every thread of the process that runs now (a system call: microseconds).
+void cdt_heavy_fence(void);
 
 #ifdef __cplusplus
 }

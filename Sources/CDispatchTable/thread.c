@@ -6,6 +6,7 @@
 
 #if defined(__linux__)
 #include <linux/futex.h>
+#include <linux/membarrier.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #else
@@ -53,3 +54,34 @@ void cdt_park_wake_all(void) {
 }
 
 #endif
+
+// MARK: - Asymmetric fences
+
+// 0 undecided, 1 symmetric (full fences on both sides), 2 asymmetric (membarrier).
+static _Atomic int fence_kind;
+
+bool cdt_asymmetric_fences(void) {
+    int kind = atomic_load_explicit(&fence_kind, memory_order_acquire);
+    if (kind != 0) return kind == 2;
+    kind = 1;
+#if defined(__linux__) && defined(SYS_membarrier)
+    long supported = syscall(SYS_membarrier, MEMBARRIER_CMD_QUERY, 0, 0);
+    if (supported > 0 && (supported & MEMBARRIER_CMD_PRIVATE_EXPEDITED) &&
+        syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) == 0) {
+        kind = 2;
+    }
+#endif
+    // Registering twice is harmless, so racing first callers need no lock.
+    atomic_store_explicit(&fence_kind, kind, memory_order_release);
+    return kind == 2;
+}
+
+void cdt_heavy_fence(void) {
+    atomic_thread_fence(memory_order_seq_cst);
+#if defined(__linux__) && defined(SYS_membarrier)
+    if (atomic_load_explicit(&fence_kind, memory_order_acquire) == 2) {
+        (void)syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+        atomic_thread_fence(memory_order_seq_cst);
+    }
+#endif
+}

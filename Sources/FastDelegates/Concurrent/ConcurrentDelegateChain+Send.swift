@@ -40,7 +40,11 @@ extension ConcurrentDelegateChain {
         _ message: Message<Input, Output>, _ body: (AnyObject, Handler<Input, Output>) -> Bool
     ) {
         let record = enterConcurrentDispatch(readSide, cell: cell.address)
-        let sawDead = cell.load()._withUnsafeGuaranteedRef { $0.forEachResponder(of: message, body) }
+        let sawDead = record._withUnsafeGuaranteedRef { record in
+            cell.load()._withUnsafeGuaranteedRef {
+                $0.forEachResponder(of: message, record: record, readSide: readSide, body)
+            }
+        }
         // Leaves before anything is released: a deinit that runs then is outside the dispatch.
         leaveConcurrentDispatch(readSide, record, cell: cell)
         if sawDead || needsSweep.load(ordering: .relaxed) {

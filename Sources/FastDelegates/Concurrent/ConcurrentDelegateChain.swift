@@ -94,11 +94,23 @@ public final class ConcurrentDelegateChain: Sendable {
         var draining: [ConcurrentRegistration] = []
 
         /// Drops the drained registrations; returns those still draining that `matches`.
-        mutating func stillDraining(_ matches: (ConcurrentRegistration) -> Bool) -> [ConcurrentRegistration] {
-            draining.removeAll { $0.inFlight.load(ordering: .sequentiallyConsistent) < callUnit }
+        ///
+        /// A registration is drained once a remover waited for its calls. Those removed from
+        /// inside a handler (whose remover does not wait) are checked with a scan of the call
+        /// slots once they number `drainingScanThreshold`, so the list stays bounded.
+        mutating func stillDraining(
+            _ matches: (ConcurrentRegistration) -> Bool, readSide: ReadSide
+        ) -> [ConcurrentRegistration] {
+            draining.removeAll { $0.drained.load(ordering: .acquiring) }
+            if draining.count >= ConcurrentDelegateChain.drainingScanThreshold {
+                draining.removeAll { !mayBeCalled($0, readSide) }
+            }
             return draining.filter(matches)
         }
     }
+
+    /// How many undrained registrations `State.stillDraining` lets accumulate before it scans.
+    static let drainingScanThreshold = 32
 
     /// An empty chain.
     public init(mode: Mode = .nonBreaking) {
@@ -224,15 +236,17 @@ public final class ConcurrentDelegateChain: Sendable {
             guard let registration = Self.liveRegistration(of: target, in: &state, garbage: &garbage) else {
                 if swept { publish(&state, garbage: &garbage) }
                 // Removed by another thread, whose calls may still run: wait for them as well.
-                return (false, state.stillDraining { $0.identity == identity }, garbage)
+                return (false, state.stillDraining({ $0.identity == identity }, readSide: readSide), garbage)
             }
             Self.unregister(registration, from: &state, garbage: &garbage)
             publish(&state, garbage: &garbage)
-            return (true, state.stillDraining { $0.identity == identity }, garbage)
+            return (true, state.stillDraining({ $0.identity == identity }, readSide: readSide), garbage)
         }
         withExtendedLifetime(garbage) {}
-        if !isInsideConcurrentDispatch() {
-            for registration in draining { waitForCalls(of: registration) }
+        if isInsideConcurrentDispatch() {
+            readSide.withFencedRecords { _ in }  // so every call not yet started sees `removed`
+        } else {
+            waitForCalls(of: draining, readSide)
         }
         reclaimRetired()
         return removed
@@ -256,11 +270,13 @@ public final class ConcurrentDelegateChain: Sendable {
             garbage.items.append(removed)
             state.draining.append(contentsOf: removed)
             publish(&state, garbage: &garbage)
-            return (state.stillDraining { _ in true }, garbage)
+            return (state.stillDraining({ _ in true }, readSide: readSide), garbage)
         }
         withExtendedLifetime(garbage) {}
-        if !isInsideConcurrentDispatch() {
-            for registration in removed { waitForCalls(of: registration) }
+        if isInsideConcurrentDispatch() {
+            readSide.withFencedRecords { _ in }  // so every call not yet started sees `removed`
+        } else {
+            waitForCalls(of: removed, readSide)
         }
         reclaimRetired()
     }
@@ -393,11 +409,13 @@ public final class ConcurrentDelegateChain: Sendable {
                 publish(&state, garbage: &garbage)
             }
             // Also when another thread removed it first: its calls may still run.
-            return (state.stillDraining { $0.id == id }, garbage)
+            return (state.stillDraining({ $0.id == id }, readSide: readSide), garbage)
         }
         withExtendedLifetime(garbage) {}
-        if !isInsideConcurrentDispatch() {
-            for registration in draining { waitForCalls(of: registration) }
+        if isInsideConcurrentDispatch() {
+            readSide.withFencedRecords { _ in }  // so every call not yet started sees `removed`
+        } else {
+            waitForCalls(of: draining, readSide)
         }
         reclaimRetired()
     }

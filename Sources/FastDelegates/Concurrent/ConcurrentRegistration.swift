@@ -16,7 +16,7 @@ import Darwin
 //   `init` only, so any thread may read them (a Swift weak load is safe while the object dies on
 //   another thread; so is `swift_tryRetain` through the unowned reference, which keeps the
 //   object's memory until the registration's deinit).
-//   `removed` and `inFlight` are atomics. `strongTarget` and `responses` belong to the chain's
+//   `removed`, `inFlight` and `drained` are atomics. `strongTarget` and `responses` belong to the chain's
 //   mutex: only code holding it reads or writes them.
 // - `ConcurrentSnapshot`: immutable once built; any thread may read it while it holds a strong
 //   reference to it.
@@ -49,14 +49,18 @@ final class ConcurrentRegistration: ListedRegistration, @unchecked Sendable {
     private(set) weak var weakTarget: AnyObject?
 
     /// Set (under the chain's mutex) when the registration leaves the chain. A dispatch checks it
-    /// right before each call, after announcing the call in `inFlight`.
+    /// right before each call, after announcing the call (see `CallWait.swift`).
     @usableFromInline
     let removed = Atomic<Bool>(false)
 
-    /// Calls of this registration's handlers running now, on any thread, in units of
+    /// Calls of this registration's handlers running now in dispatches nested deeper than
+    /// `trackedDepth` (shallower ones are announced in the caller's `ReaderRecord`), in units of
     /// `callUnit`, plus `waiterBit` once a remover blocks waiting for them (see `waitForCalls`).
     @usableFromInline
     let inFlight = Atomic<Int>(0)
+
+    /// Set once a remover saw, after the registration was removed, that no call of it runs.
+    let drained = Atomic<Bool>(false)
 
     /// The strong reference that keeps a `.strong` target alive. Guarded by the chain's mutex.
     var strongTarget: AnyObject?

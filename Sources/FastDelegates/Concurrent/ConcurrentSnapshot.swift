@@ -121,15 +121,46 @@ final class ConcurrentSnapshot: @unchecked Sendable {
     /// Calls `body` with each live, not removed responder of `message` in order, until it
     /// returns true. Returns whether it met a dead target.
     ///
-    /// The caller holds this snapshot for the whole walk, so every unretained reference in its
-    /// entries is valid. Each call is announced in the registration's `inFlight` counter
-    /// *before* its `removed` flag is checked (both sequentially consistent), so a remover that
-    /// set the flag and then sees no call in flight knows that no call can start any more.
+    /// The caller holds this snapshot for the whole walk (it is inside a dispatch, with
+    /// `record`, its thread's record), so every unretained reference in its entries is valid.
+    /// Each call is announced in the record's call slot for this nesting level, then a light
+    /// fence, *before* the registration's `removed` flag is checked; the slot is cleared after
+    /// the call. So a remover that set the flag, ran a heavy fence, and then sees no slot naming
+    /// the registration knows that no call runs and none can start (see `ReadSide`). Nested
+    /// deeper than `trackedDepth`, calls count themselves in the registration's `inFlight`.
     /// - Complexity: O(1) expected to find the responders, then O(1) per responder; no
-    ///   allocation, no lock, no reference counting but the call's strong reference to a
-    ///   zeroing target (`swift_tryRetain`/`swift_release`) or the weak load of a weak one.
+    ///   allocation, no lock, no fence but compiler barriers where the OS has a process-wide
+    ///   barrier, no reference counting but the call's strong reference to a zeroing target
+    ///   (`swift_tryRetain`/`swift_release`) or the weak load of a weak one.
     @inlinable @inline(__always)
     func forEachResponder<Input, Output>(
+        of message: Message<Input, Output>, record: ReaderRecord, readSide: ReadSide,
+        _ body: (AnyObject, Handler<Input, Output>) -> Bool
+    ) -> Bool {
+        let level = record.depth &- 1
+        guard level < trackedDepth else { return forEachCountedResponder(of: message, body) }
+        let asymmetric = readSide.asymmetric
+        var sawDead = false
+        for index in responders(of: message.id) {
+            let entry = entries[index]
+            record.announceCall(UInt(bitPattern: entry.registration.toOpaque()), level: level)
+            cdt_light_fence(asymmetric)
+            let stop = entry.registration._withUnsafeGuaranteedRef { registration in
+                call(entry, registration, sawDead: &sawDead, body)
+            }
+            record.announceCall(0, level: level)
+            cdt_light_fence(asymmetric)
+            if readSide.waiters.load(ordering: .relaxed) != 0 { cdt_park_wake_all() }
+            if stop { break }
+        }
+        return sawDead
+    }
+
+    /// `forEachResponder` for a dispatch nested deeper than `trackedDepth` (rare): each call is
+    /// announced in the registration's `inFlight` counter (sequentially consistent) before its
+    /// `removed` flag is checked.
+    @inlinable @inline(never)
+    func forEachCountedResponder<Input, Output>(
         of message: Message<Input, Output>, _ body: (AnyObject, Handler<Input, Output>) -> Bool
     ) -> Bool {
         var sawDead = false
@@ -138,35 +169,46 @@ final class ConcurrentSnapshot: @unchecked Sendable {
             let stop = entry.registration._withUnsafeGuaranteedRef { registration -> Bool in
                 registration.inFlight.wrappingAdd(callUnit, ordering: .sequentiallyConsistent)
                 defer { endCall(of: registration) }
-                if registration.removed.load(ordering: .sequentiallyConsistent) { return false }
-                // Sound: an entry of message id `message.id` holds a handler made for it, and the
-                // id fixes `Input` and `Output` (Message interns the name with its signature).
-                let handler = Unmanaged<Handler<Input, Output>>.fromOpaque(entry.handler.toOpaque())
-                if let strong = entry.strongTarget {
-                    return strong._withUnsafeGuaranteedRef { target in
-                        handler._withUnsafeGuaranteedRef { body(target, $0) }
-                    }
-                }
-                if let pointer = registration.zeroingTarget {
-                    // The strong reference of the call: the target cannot deinitialize during it.
-                    guard cdt_swift_try_retain(pointer) else {
-                        sawDead = true
-                        return false
-                    }
-                    defer { cdt_swift_release(pointer) }
-                    return Unmanaged<AnyObject>.fromOpaque(pointer)._withUnsafeGuaranteedRef { target in
-                        handler._withUnsafeGuaranteedRef { body(target, $0) }
-                    }
-                }
-                guard let target = registration.weakTarget else {
-                    sawDead = true
-                    return false
-                }
-                return handler._withUnsafeGuaranteedRef { body(target, $0) }
+                return call(entry, registration, sawDead: &sawDead, body)
             }
             if stop { break }
         }
         return sawDead
+    }
+
+    /// Calls `body` with `entry`'s target and handler if the registration is not removed and the
+    /// target alive (the call already announced); sets `sawDead` for a dead target.
+    @inlinable @inline(__always)
+    func call<Input, Output>(
+        _ entry: ConcurrentEntry, _ registration: ConcurrentRegistration, sawDead: inout Bool,
+        _ body: (AnyObject, Handler<Input, Output>) -> Bool
+    ) -> Bool {
+        // Relaxed: the announcement's fence orders it (see `ReadSide`).
+        if registration.removed.load(ordering: .relaxed) { return false }
+        // Sound: an entry of message id `message.id` holds a handler made for it, and the id fixes
+        // `Input` and `Output` (Message interns the name with its signature).
+        let handler = Unmanaged<Handler<Input, Output>>.fromOpaque(entry.handler.toOpaque())
+        if let strong = entry.strongTarget {
+            return strong._withUnsafeGuaranteedRef { target in
+                handler._withUnsafeGuaranteedRef { body(target, $0) }
+            }
+        }
+        if let pointer = registration.zeroingTarget {
+            // The strong reference of the call: the target cannot deinitialize during it.
+            guard cdt_swift_try_retain(pointer) else {
+                sawDead = true
+                return false
+            }
+            defer { cdt_swift_release(pointer) }
+            return Unmanaged<AnyObject>.fromOpaque(pointer)._withUnsafeGuaranteedRef { target in
+                handler._withUnsafeGuaranteedRef { body(target, $0) }
+            }
+        }
+        guard let target = registration.weakTarget else {
+            sawDead = true
+            return false
+        }
+        return handler._withUnsafeGuaranteedRef { body(target, $0) }
     }
 
     /// Whether some responder of `message` is alive and not removed.

@@ -9,28 +9,40 @@ import Musl
 import Darwin
 #endif
 
-// The read side of every ConcurrentDelegateChain: epoch-based reclamation of snapshots.
+// The read side of every ConcurrentDelegateChain: epoch-based reclamation of snapshots, and
+// the announcement of each handler call, both in the sending thread's own record.
 //
 // A send announces itself in its *own thread's* record (one store of the global epoch on
 // entering the outermost dispatch, one store of 0 on leaving it), then reads the chain's current
-// snapshot pointer without retaining it. Nothing a send writes is written by a send on another
-// thread, so two sending cores trade no cache line; the global epoch and a chain's retired count
-// are written only by mutations and read by sends.
+// snapshot pointer without retaining it. Before each handler call it names the call's
+// registration in the record's call slot for its nesting level, then checks the registration's
+// `removed` flag; after the call it clears the slot. Nothing a send writes is written by a send
+// on another thread, so two sending cores trade no cache line; the global epoch, a chain's
+// retired count and the waiter count are written only by mutations and read by sends.
 //
 // A writer swaps in a new snapshot and *retires* the old one with a fresh epoch E (the global
 // epoch, advanced after the swap). The old snapshot is released once every thread is either
 // outside any dispatch of that chain or announced an epoch >= E: such a thread entered after the
 // swap, so it read the new pointer. A record names the chains its thread is dispatching in
 // (one per nesting level, up to `trackedDepth`; deeper, it holds back every chain's snapshots),
-// so a long handler of one chain never delays the release of another chain's snapshots. All the announcing, swapping and scanning operations are sequentially
-// consistent, so a thread that read the old pointer announced before the swap, and the scan
-// (after the swap) sees that announcement until the thread leaves. The writer never waits for a
-// reader: a snapshot still in use stays retired, and the last thread to leave a dispatch of
-// that chain that overlapped the retirement releases it (on leaving its outermost dispatch, a
-// deinit that runs then, of a removed strong target, runs outside every dispatch).
+// so a long handler of one chain never delays the release of another chain's snapshots. The
+// writer never waits for a reader: a snapshot still in use stays retired, and the last thread
+// to leave a dispatch of that chain that overlapped the retirement releases it (on leaving its
+// outermost dispatch, a deinit that runs then, of a removed strong target, runs outside every
+// dispatch). A remover sets `removed`, then scans the call slots and waits until no slot names
+// the registration (see `CallWait.swift`).
+//
+// Both protocols are Dekker's pattern: each side stores, fences, then loads what the other side
+// stores. The send side's fence is `cdt_light_fence`, the mutation side's is `cdt_heavy_fence`
+// (`withFencedRecords`): where the OS offers a process-wide barrier (Linux `membarrier`), the
+// light fence is only a compiler barrier, so a send makes no locked instruction and no hardware
+// fence of its own; each mutation pays one system call instead (none while no other thread has
+// a record). Either way, a scan after the heavy fence sees every announcement a reader made
+// before its last light fence, and a reader's load after its light fence sees every store a
+// writer made before the heavy fence.
 
 /// One thread's read-side state. Padded so that no other object's frequently written memory
-/// shares a cache line with `epoch`.
+/// shares a cache line with `epoch` and the call slots.
 @usableFromInline
 final class ReaderRecord: @unchecked Sendable {
     private let leadingPad: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
@@ -54,6 +66,16 @@ final class ReaderRecord: @unchecked Sendable {
     /// Nonzero while the thread is nested deeper than `trackedDepth`: it holds back every chain.
     @usableFromInline
     let deep = Atomic<Int>(0)
+    /// The registration (its address) whose handler the thread calls at each nesting level, or
+    /// 0, up to `trackedDepth` (deeper calls count themselves in the registration's `inFlight`).
+    @usableFromInline
+    let call0 = Atomic<UInt>(0)
+    @usableFromInline
+    let call1 = Atomic<UInt>(0)
+    @usableFromInline
+    let call2 = Atomic<UInt>(0)
+    @usableFromInline
+    let call3 = Atomic<UInt>(0)
     /// Whether a live thread owns this record (records of ended threads are reused).
     let owned = Atomic<Bool>(true)
     private let trailingPad: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
@@ -62,15 +84,37 @@ final class ReaderRecord: @unchecked Sendable {
     init() {}
 
     /// Whether this record's thread may be reading a snapshot of the chain whose cell is `cell`,
-    /// retired at `epoch`.
+    /// retired at `epoch`. Call it after a heavy fence (`ReadSide.withFencedRecords`).
     func mayRead(cell: UInt, retiredAt epoch: UInt64) -> Bool {
-        let announced = self.epoch.load(ordering: .sequentiallyConsistent)
+        let announced = self.epoch.load(ordering: .acquiring)
         guard announced != 0, announced < epoch else { return false }
-        if deep.load(ordering: .sequentiallyConsistent) != 0 { return true }
-        return chain0.load(ordering: .sequentiallyConsistent) == cell
-            || chain1.load(ordering: .sequentiallyConsistent) == cell
-            || chain2.load(ordering: .sequentiallyConsistent) == cell
-            || chain3.load(ordering: .sequentiallyConsistent) == cell
+        if deep.load(ordering: .acquiring) != 0 { return true }
+        return chain0.load(ordering: .acquiring) == cell
+            || chain1.load(ordering: .acquiring) == cell
+            || chain2.load(ordering: .acquiring) == cell
+            || chain3.load(ordering: .acquiring) == cell
+    }
+
+    /// The call slot of nesting level `level` (0 ..< `trackedDepth`): what the thread calls now.
+    @inlinable @inline(__always)
+    func announcedCall(level: Int) -> UInt {
+        switch level {
+        case 0: call0.load(ordering: .acquiring)
+        case 1: call1.load(ordering: .acquiring)
+        case 2: call2.load(ordering: .acquiring)
+        default: call3.load(ordering: .acquiring)
+        }
+    }
+
+    /// Names `registration` (an address, or 0 for none) in the call slot of `level`.
+    @inlinable @inline(__always)
+    func announceCall(_ registration: UInt, level: Int) {
+        switch level {
+        case 0: call0.store(registration, ordering: .releasing)
+        case 1: call1.store(registration, ordering: .releasing)
+        case 2: call2.store(registration, ordering: .releasing)
+        default: call3.store(registration, ordering: .releasing)
+        }
     }
 }
 
@@ -88,7 +132,17 @@ final class ReadSide: Sendable {
     /// Advanced by every retirement. Starts at 1: 0 in a record means "outside".
     @usableFromInline
     let epoch = Atomic<UInt64>(1)
+    /// Whether the heavy fence is the OS's process-wide barrier (`cdt_asymmetric_fences`), so a
+    /// send's fences are compiler barriers only.
+    @usableFromInline
+    let asymmetric: Bool = cdt_asymmetric_fences()
     private let records = HandoffMutex<[ReaderRecord]>([])
+    private let middlePad: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
+        (0, 0, 0, 0, 0, 0, 0, 0)
+    /// How many removers are blocked waiting for a call to end: a call that ends while it is
+    /// nonzero wakes them. Apart from `epoch`, which every mutation writes.
+    @usableFromInline
+    let waiters = Atomic<Int>(0)
 
     /// Releases a thread's record when the thread ends, so a new thread can reuse it.
     private let threadKey: pthread_key_t = {
@@ -124,38 +178,46 @@ final class ReadSide: Sendable {
         return Unmanaged.passUnretained(record)
     }
 
-    /// Whether some thread may still be reading a snapshot of the chain whose cell is `cell`,
-    /// retired at `epoch`.
-    func isRead(cell: UInt, retiredAt epoch: UInt64) -> Bool {
-        records.withLock { records in
-            records.contains { $0.mayRead(cell: cell, retiredAt: epoch) }
+    /// Runs `body` with every thread's record, after a heavy fence: `body` sees every
+    /// announcement a send made before its last light fence, and every send's next load after a
+    /// light fence sees what this thread stored before calling this.
+    ///
+    /// The system call is skipped while no other thread owns a record: a thread that registers
+    /// later takes the records' lock first, so it sees those stores anyway.
+    func withFencedRecords<Result>(_ body: ([ReaderRecord]) -> Result) -> Result {
+        let mine = UInt(bitPattern: cdt_thread_record())
+        let records = Unchecked(records.withLock { $0 })
+        let others = records.value.contains {
+            $0.owned.load(ordering: .acquiring) && UInt(bitPattern: Unmanaged.passUnretained($0).toOpaque()) != mine
         }
+        if others { cdt_heavy_fence() } else { atomicMemoryFence(ordering: .sequentiallyConsistent) }
+        return body(records.value)
     }
 }
 
 // MARK: - Entering and leaving a dispatch
 
-/// Enters a dispatch on this thread: announces it in the thread's record (outermost dispatch
-/// only). No lock, no allocation (but the first dispatch of a thread).
-/// `cell` is the address of the chain's `SnapshotCell`.
+/// Enters a dispatch on this thread: announces it in the thread's record (the epoch on the
+/// outermost dispatch, the chain at each level), then a light fence, so that the snapshot load
+/// that follows is ordered after the announcement. No lock, no allocation (but the first
+/// dispatch of a thread). `cell` is the address of the chain's `SnapshotCell`.
 @inlinable @inline(__always)
 func enterConcurrentDispatch(_ readSide: ReadSide, cell: UInt) -> Unmanaged<ReaderRecord> {
     let record =
         cdt_thread_record().map { Unmanaged<ReaderRecord>.fromOpaque($0) }
         ?? readSide.registerCurrentThread()
     record._withUnsafeGuaranteedRef { record in
-        // Sequentially consistent announcements: ordered before the snapshot load.
         switch record.depth {
         case 0:
             // The epoch's store publishes the chain's (a reclaimer loads the epoch first).
             record.chain0.store(cell, ordering: .relaxed)
-            record.epoch.store(
-                readSide.epoch.load(ordering: .sequentiallyConsistent), ordering: .sequentiallyConsistent)
-        case 1: record.chain1.store(cell, ordering: .sequentiallyConsistent)
-        case 2: record.chain2.store(cell, ordering: .sequentiallyConsistent)
-        case 3: record.chain3.store(cell, ordering: .sequentiallyConsistent)
+            record.epoch.store(readSide.epoch.load(ordering: .acquiring), ordering: .releasing)
+        case 1: record.chain1.store(cell, ordering: .releasing)
+        case 2: record.chain2.store(cell, ordering: .releasing)
+        case 3: record.chain3.store(cell, ordering: .releasing)
         default: record.deep.add(1, ordering: .sequentiallyConsistent)
         }
+        cdt_light_fence(readSide.asymmetric)
         record.depth &+= 1
     }
     return record
@@ -171,16 +233,18 @@ func leaveConcurrentDispatch(_ readSide: ReadSide, _ record: Unmanaged<ReaderRec
         switch record.depth {
         case 0:
             let announced = record.epoch.load(ordering: .relaxed)
-            record.epoch.store(0, ordering: .sequentiallyConsistent)
+            record.epoch.store(0, ordering: .releasing)
+            cdt_light_fence(readSide.asymmetric)
             // A retirement since the announcement may have been held back by this thread.
-            return cell.pending.load(ordering: .sequentiallyConsistent) != 0
-                && readSide.epoch.load(ordering: .sequentiallyConsistent) != announced
-        case 1: record.chain1.store(0, ordering: .sequentiallyConsistent)
-        case 2: record.chain2.store(0, ordering: .sequentiallyConsistent)
-        case 3: record.chain3.store(0, ordering: .sequentiallyConsistent)
+            return cell.pending.load(ordering: .acquiring) != 0
+                && readSide.epoch.load(ordering: .acquiring) != announced
+        case 1: record.chain1.store(0, ordering: .releasing)
+        case 2: record.chain2.store(0, ordering: .releasing)
+        case 3: record.chain3.store(0, ordering: .releasing)
         default: record.deep.subtract(1, ordering: .sequentiallyConsistent)
         }
-        return cell.pending.load(ordering: .sequentiallyConsistent) != 0
+        cdt_light_fence(readSide.asymmetric)
+        return cell.pending.load(ordering: .acquiring) != 0
     }
     if reclaim { cell.reclaim(readSide) }
 }

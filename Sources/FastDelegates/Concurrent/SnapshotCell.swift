@@ -44,11 +44,11 @@ final class SnapshotCell: @unchecked Sendable {
     }
 
     /// The current snapshot, unretained: valid until the caller's dispatch leaves.
-    /// - Precondition: the calling thread is inside a dispatch of this cell's chain.
+    /// - Precondition: the calling thread is inside a dispatch of this cell's chain (whose light
+    ///   fence orders this load after the thread's announcement; see `ReadSide`).
     @inlinable @inline(__always)
     func load() -> Unmanaged<ConcurrentSnapshot> {
-        // Sequentially consistent: ordered after the thread's announcement (see `ReadSide`).
-        current.load(ordering: .sequentiallyConsistent)
+        current.load(ordering: .acquiring)
     }
 
     /// Publishes `snapshot` and retires the one it displaces (released by `reclaim` once no
@@ -84,11 +84,14 @@ final class SnapshotCell: @unchecked Sendable {
             var free: [Unmanaged<ConcurrentSnapshot>] = []
             if !candidates.isEmpty {
                 var kept: [Retired] = []
-                for item in candidates {
-                    if readSide.isRead(cell: address, retiredAt: item.epoch) {
-                        kept.append(item)
-                    } else {
-                        free.append(item.snapshot)
+                let cell = address
+                readSide.withFencedRecords { records in
+                    for item in candidates {
+                        if records.contains(where: { $0.mayRead(cell: cell, retiredAt: item.epoch) }) {
+                            kept.append(item)
+                        } else {
+                            free.append(item.snapshot)
+                        }
                     }
                 }
                 if !kept.isEmpty { retired.withLock { $0.insert(contentsOf: kept, at: 0) } }
