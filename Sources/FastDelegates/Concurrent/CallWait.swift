@@ -3,7 +3,7 @@ import Synchronization
 
 // How a removal waits for the calls of removed registrations that other threads are running.
 //
-// A send names the registration it calls in its thread's record (`ReaderRecord.call0`...) and
+// A send names the registration it calls in its thread's record (`ReaderRecord.calls`) and
 // clears the slot after the call; nested deeper than `trackedDepth`, it counts the call in
 // `ConcurrentRegistration.inFlight` instead, in units of `callUnit`. A remover, after setting
 // `removed` (under the chain's mutex), runs a heavy fence and scans the slots: a slot that does

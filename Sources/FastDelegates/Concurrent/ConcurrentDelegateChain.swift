@@ -244,7 +244,7 @@ public final class ConcurrentDelegateChain: Sendable {
         }
         withExtendedLifetime(garbage) {}
         if isInsideConcurrentDispatch() {
-            readSide.withFencedRecords { _ in }  // so every call not yet started sees `removed`
+            readSide.withFencedRecords { _ in } // so every call not yet started sees `removed`
         } else {
             waitForCalls(of: draining, readSide)
         }
@@ -274,7 +274,7 @@ public final class ConcurrentDelegateChain: Sendable {
         }
         withExtendedLifetime(garbage) {}
         if isInsideConcurrentDispatch() {
-            readSide.withFencedRecords { _ in }  // so every call not yet started sees `removed`
+            readSide.withFencedRecords { _ in } // so every call not yet started sees `removed`
         } else {
             waitForCalls(of: removed, readSide)
         }
@@ -413,7 +413,7 @@ public final class ConcurrentDelegateChain: Sendable {
         }
         withExtendedLifetime(garbage) {}
         if isInsideConcurrentDispatch() {
-            readSide.withFencedRecords { _ in }  // so every call not yet started sees `removed`
+            readSide.withFencedRecords { _ in } // so every call not yet started sees `removed`
         } else {
             waitForCalls(of: draining, readSide)
         }

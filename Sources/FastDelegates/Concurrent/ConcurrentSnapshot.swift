@@ -12,12 +12,19 @@ import Darwin
 /// An immutable view of a chain's responders: for each message id, its responders in order.
 ///
 /// A small open-addressing table (linear probing, multiplicative hash) maps a message id to a
-/// range of `entries`; 0 marks an empty bucket (interned ids are never 0).
+/// range of `entries`; a key of 0 marks an empty bucket (interned ids are never 0). A bucket is
+/// one 12-byte value, so a lookup reads one cache line.
 @usableFromInline
 final class ConcurrentSnapshot: @unchecked Sendable {
-    @usableFromInline let keys: ContiguousArray<UInt32>
-    @usableFromInline let starts: ContiguousArray<Int32>
-    @usableFromInline let ends: ContiguousArray<Int32>
+    /// One bucket of the table: a message id and its responders' range in `entries`.
+    @usableFromInline
+    struct Bucket {
+        @usableFromInline var key: UInt32 = 0
+        @usableFromInline var start: Int32 = 0
+        @usableFromInline var end: Int32 = 0
+    }
+
+    @usableFromInline let buckets: ContiguousArray<Bucket>
     @usableFromInline let entries: ContiguousArray<ConcurrentEntry>
     @usableFromInline let mask: Int
     /// 64 - log2(bucket count), for `cdt_home_bucket`.
@@ -42,34 +49,32 @@ final class ConcurrentSnapshot: @unchecked Sendable {
             shift -= 1
         }
         let mask = capacity - 1
-        var keys = ContiguousArray<UInt32>(repeating: 0, count: capacity)
-        var starts = ContiguousArray<Int32>(repeating: 0, count: capacity)
-        var ends = ContiguousArray<Int32>(repeating: 0, count: capacity)
+        var table = ContiguousArray<Bucket>(repeating: Bucket(), count: capacity)
         // Pass 1: the bucket of every (registration, message) pair, in order, and the counts.
         var buckets: [Int] = []
         buckets.reserveCapacity(total)
         for registration in registrations {
             for message in registration.responses.keys {
                 var bucket = Self.home(of: message, shift: shift)
-                while keys[bucket] != 0 && keys[bucket] != message { bucket = (bucket &+ 1) & mask }
-                keys[bucket] = message
-                ends[bucket] &+= 1
+                while table[bucket].key != 0 && table[bucket].key != message { bucket = (bucket &+ 1) & mask }
+                table[bucket].key = message
+                table[bucket].end &+= 1
                 buckets.append(bucket)
             }
         }
         // Ranges in bucket order; `ends` counts up from each start as pass 2 fills it.
         var next: Int32 = 0
-        for bucket in 0..<capacity where keys[bucket] != 0 {
-            let count = ends[bucket]
-            starts[bucket] = next
-            ends[bucket] = next
+        for bucket in 0..<capacity where table[bucket].key != 0 {
+            let count = table[bucket].end
+            table[bucket].start = next
+            table[bucket].end = next
             next &+= count
         }
         // Pass 2: each pair's place, then the entries in place order.
         var places = [Int](repeating: 0, count: total)
         for (pair, bucket) in buckets.enumerated() {
-            places[pair] = Int(ends[bucket])
-            ends[bucket] &+= 1
+            places[pair] = Int(table[bucket].end)
+            table[bucket].end &+= 1
         }
         var pairs: [ConcurrentEntry] = []
         pairs.reserveCapacity(total)
@@ -89,9 +94,7 @@ final class ConcurrentSnapshot: @unchecked Sendable {
         }
         var order = [Int](repeating: 0, count: total)
         for (pair, place) in places.enumerated() { order[place] = pair }
-        self.keys = keys
-        self.starts = starts
-        self.ends = ends
+        self.buckets = table
         entries = ContiguousArray(order.lazy.map { pairs[$0] })
         self.mask = mask
         self.shift = shift
@@ -109,12 +112,15 @@ final class ConcurrentSnapshot: @unchecked Sendable {
     /// - Complexity: O(1) expected.
     @inlinable @inline(__always)
     func responders(of message: UInt32) -> Range<Int> {
-        var bucket = Self.home(of: message, shift: shift)
-        while true {
-            let key = keys[bucket]
-            if key == message { return Int(starts[bucket])..<Int(ends[bucket]) }
-            if key == 0 { return 0..<0 }
-            bucket = (bucket &+ 1) & mask
+        buckets.withUnsafeBufferPointer { buckets in
+            // In bounds: `mask` is the table's size - 1.
+            var bucket = Self.home(of: message, shift: shift)
+            while true {
+                let found = buckets[bucket]
+                if found.key == message { return Range(uncheckedBounds: (Int(found.start), Int(found.end))) }
+                if found.key == 0 { return 0..<0 }
+                bucket = (bucket &+ 1) & mask
+            }
         }
     }
 
@@ -141,19 +147,25 @@ final class ConcurrentSnapshot: @unchecked Sendable {
         guard level < trackedDepth else { return forEachCountedResponder(of: message, body) }
         let asymmetric = readSide.asymmetric
         var sawDead = false
-        for index in responders(of: message.id) {
-            let entry = entries[index]
-            record.announceCall(UInt(bitPattern: entry.registration.toOpaque()), level: level)
-            cdt_light_fence(asymmetric)
-            let stop = entry.registration._withUnsafeGuaranteedRef { registration in
-                call(entry, registration, sawDead: &sawDead, body)
+        let range = responders(of: message.id)
+        // In bounds: the table's ranges partition `entries`.
+        return entries.withUnsafeBufferPointer { entries in
+            var index = range.lowerBound
+            while index < range.upperBound {
+                let entry = entries[index]
+                index &+= 1
+                record.announceCall(UInt(bitPattern: entry.registration.toOpaque()), level: level)
+                cdt_light_fence(asymmetric)
+                let stop = entry.registration._withUnsafeGuaranteedRef { registration in
+                    call(entry, registration, sawDead: &sawDead, body)
+                }
+                record.announceCall(0, level: level)
+                cdt_light_fence(asymmetric)
+                if readSide.waiters.load(ordering: .relaxed) != 0 { cdt_park_wake_all() }
+                if stop { break }
             }
-            record.announceCall(0, level: level)
-            cdt_light_fence(asymmetric)
-            if readSide.waiters.load(ordering: .relaxed) != 0 { cdt_park_wake_all() }
-            if stop { break }
+            return sawDead
         }
-        return sawDead
     }
 
     /// `forEachResponder` for a dispatch nested deeper than `trackedDepth` (rare): each call is

@@ -66,22 +66,21 @@ final class ReaderRecord: @unchecked Sendable {
     /// Nonzero while the thread is nested deeper than `trackedDepth`: it holds back every chain.
     @usableFromInline
     let deep = Atomic<Int>(0)
-    /// The registration (its address) whose handler the thread calls at each nesting level, or
-    /// 0, up to `trackedDepth` (deeper calls count themselves in the registration's `inFlight`).
+    /// The call slots: the registration (its address) whose handler the thread calls at each
+    /// nesting level, or 0, up to `trackedDepth` (deeper calls count themselves in the
+    /// registration's `inFlight`). Allocated with the record and never freed: records are
+    /// reused, never released (`ReadSide` keeps every one).
     @usableFromInline
-    let call0 = Atomic<UInt>(0)
-    @usableFromInline
-    let call1 = Atomic<UInt>(0)
-    @usableFromInline
-    let call2 = Atomic<UInt>(0)
-    @usableFromInline
-    let call3 = Atomic<UInt>(0)
+    let calls: UnsafeMutablePointer<Atomic<UInt>>
     /// Whether a live thread owns this record (records of ended threads are reused).
     let owned = Atomic<Bool>(true)
     private let trailingPad: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
         (0, 0, 0, 0, 0, 0, 0, 0)
 
-    init() {}
+    init() {
+        calls = .allocate(capacity: trackedDepth)
+        for level in 0..<trackedDepth { (calls + level).initialize(to: Atomic(0)) }
+    }
 
     /// Whether this record's thread may be reading a snapshot of the chain whose cell is `cell`,
     /// retired at `epoch`. Call it after a heavy fence (`ReadSide.withFencedRecords`).
@@ -98,23 +97,13 @@ final class ReaderRecord: @unchecked Sendable {
     /// The call slot of nesting level `level` (0 ..< `trackedDepth`): what the thread calls now.
     @inlinable @inline(__always)
     func announcedCall(level: Int) -> UInt {
-        switch level {
-        case 0: call0.load(ordering: .acquiring)
-        case 1: call1.load(ordering: .acquiring)
-        case 2: call2.load(ordering: .acquiring)
-        default: call3.load(ordering: .acquiring)
-        }
+        calls[level].load(ordering: .acquiring)
     }
 
     /// Names `registration` (an address, or 0 for none) in the call slot of `level`.
     @inlinable @inline(__always)
     func announceCall(_ registration: UInt, level: Int) {
-        switch level {
-        case 0: call0.store(registration, ordering: .releasing)
-        case 1: call1.store(registration, ordering: .releasing)
-        case 2: call2.store(registration, ordering: .releasing)
-        default: call3.store(registration, ordering: .releasing)
-        }
+        calls[level].store(registration, ordering: .releasing)
     }
 }
 
@@ -207,15 +196,12 @@ func enterConcurrentDispatch(_ readSide: ReadSide, cell: UInt) -> Unmanaged<Read
         cdt_thread_record().map { Unmanaged<ReaderRecord>.fromOpaque($0) }
         ?? readSide.registerCurrentThread()
     record._withUnsafeGuaranteedRef { record in
-        switch record.depth {
-        case 0:
+        if record.depth == 0 {
             // The epoch's store publishes the chain's (a reclaimer loads the epoch first).
             record.chain0.store(cell, ordering: .relaxed)
             record.epoch.store(readSide.epoch.load(ordering: .acquiring), ordering: .releasing)
-        case 1: record.chain1.store(cell, ordering: .releasing)
-        case 2: record.chain2.store(cell, ordering: .releasing)
-        case 3: record.chain3.store(cell, ordering: .releasing)
-        default: record.deep.add(1, ordering: .sequentiallyConsistent)
+        } else {
+            record.enterNested(cell: cell)
         }
         cdt_light_fence(readSide.asymmetric)
         record.depth &+= 1
@@ -230,23 +216,44 @@ func enterConcurrentDispatch(_ readSide: ReadSide, cell: UInt) -> Unmanaged<Read
 func leaveConcurrentDispatch(_ readSide: ReadSide, _ record: Unmanaged<ReaderRecord>, cell: SnapshotCell) {
     let reclaim = record._withUnsafeGuaranteedRef { record -> Bool in
         record.depth &-= 1
-        switch record.depth {
-        case 0:
+        if record.depth == 0 {
             let announced = record.epoch.load(ordering: .relaxed)
             record.epoch.store(0, ordering: .releasing)
             cdt_light_fence(readSide.asymmetric)
             // A retirement since the announcement may have been held back by this thread.
             return cell.pending.load(ordering: .acquiring) != 0
                 && readSide.epoch.load(ordering: .acquiring) != announced
-        case 1: record.chain1.store(0, ordering: .releasing)
-        case 2: record.chain2.store(0, ordering: .releasing)
-        case 3: record.chain3.store(0, ordering: .releasing)
-        default: record.deep.subtract(1, ordering: .sequentiallyConsistent)
         }
+        record.leaveNested()
         cdt_light_fence(readSide.asymmetric)
         return cell.pending.load(ordering: .acquiring) != 0
     }
     if reclaim { cell.reclaim(readSide) }
+}
+
+extension ReaderRecord {
+    /// Names `cell`'s chain at this nested level (`depth` > 0), or holds back every chain when
+    /// nested deeper than `trackedDepth`.
+    @usableFromInline
+    func enterNested(cell: UInt) {
+        switch depth {
+        case 1: chain1.store(cell, ordering: .releasing)
+        case 2: chain2.store(cell, ordering: .releasing)
+        case 3: chain3.store(cell, ordering: .releasing)
+        default: deep.add(1, ordering: .sequentiallyConsistent)
+        }
+    }
+
+    /// Undoes `enterNested` (`depth` already decremented, > 0).
+    @usableFromInline
+    func leaveNested() {
+        switch depth {
+        case 1: chain1.store(0, ordering: .releasing)
+        case 2: chain2.store(0, ordering: .releasing)
+        case 3: chain3.store(0, ordering: .releasing)
+        default: deep.subtract(1, ordering: .sequentiallyConsistent)
+        }
+    }
 }
 
 /// Whether a `ConcurrentDelegateChain` dispatch is running on this thread (we are in a handler).

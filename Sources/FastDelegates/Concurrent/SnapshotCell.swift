@@ -31,7 +31,7 @@ final class SnapshotCell: @unchecked Sendable {
 
     /// This cell's address: how a thread's `ReaderRecord` names the chain it dispatches in.
     @inlinable
-    var address: UInt { UInt(bitPattern: ObjectIdentifier(self).hashValue) }
+    var address: UInt { UInt(bitPattern: ObjectIdentifier(self)) }
 
     init(_ snapshot: ConcurrentSnapshot) {
         current = Atomic(.passRetained(snapshot))
