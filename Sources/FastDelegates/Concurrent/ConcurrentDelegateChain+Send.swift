@@ -27,7 +27,7 @@ extension ConcurrentDelegateChain {
     /// - Complexity: O(1) expected, plus a skip past each dead or removed target.
     @inlinable
     public func responds<Input, Output>(to message: Message<Input, Output>) -> Bool {
-        let record = enterConcurrentDispatch(readSide, cell: cell.address)
+        let record = enterConcurrentDispatch(readSide, cell: cell)
         let found = cell.load()._withUnsafeGuaranteedRef { $0.hasLiveResponder(of: message.id) }
         leaveConcurrentDispatch(readSide, record, cell: cell)
         return found
@@ -39,7 +39,7 @@ extension ConcurrentDelegateChain {
     func dispatch<Input, Output>(
         _ message: Message<Input, Output>, _ body: (AnyObject, Handler<Input, Output>) -> Bool
     ) {
-        let record = enterConcurrentDispatch(readSide, cell: cell.address)
+        let record = enterConcurrentDispatch(readSide, cell: cell)
         let sawDead = record._withUnsafeGuaranteedRef { record in
             cell.load()._withUnsafeGuaranteedRef {
                 $0.forEachResponder(of: message, record: record, readSide: readSide, body)

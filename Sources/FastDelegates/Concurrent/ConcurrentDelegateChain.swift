@@ -109,6 +109,12 @@ public final class ConcurrentDelegateChain: Sendable {
         }
     }
 
+    /// Whether sends on this platform pay no hardware fence: true where the OS offers a
+    /// process-wide memory barrier (Linux `membarrier`), which each mutation then pays instead
+    /// (while more than one thread has sent on some concurrent chain). Where false, every send
+    /// and every handler call pays a full fence.
+    public static var hasFenceFreeSends: Bool { ReadSide.shared.asymmetric }
+
     /// How many undrained registrations `State.stillDraining` lets accumulate before it scans.
     static let drainingScanThreshold = 32
 
@@ -455,7 +461,7 @@ public final class ConcurrentDelegateChain: Sendable {
 
     /// How many entries the published snapshot has, for tests.
     var snapshotEntryCount: Int {
-        let record = enterConcurrentDispatch(readSide, cell: cell.address)
+        let record = enterConcurrentDispatch(readSide, cell: cell)
         let count = cell.load()._withUnsafeGuaranteedRef { $0.entries.count }
         leaveConcurrentDispatch(readSide, record, cell: cell)
         return count

@@ -24,7 +24,7 @@ import Darwin
 // epoch, advanced after the swap). The old snapshot is released once every thread is either
 // outside any dispatch of that chain or announced an epoch >= E: such a thread entered after the
 // swap, so it read the new pointer. A record names the chains its thread is dispatching in
-// (one per nesting level, up to `trackedDepth`; deeper, it holds back every chain's snapshots),
+// (one per nesting level, up to `trackedDepth`; deeper, a count in the record and in the chain),
 // so a long handler of one chain never delays the release of another chain's snapshots. The
 // writer never waits for a reader: a snapshot still in use stays retired, and the last thread
 // to leave a dispatch of that chain that overlapped the retirement releases it (on leaving its
@@ -63,7 +63,8 @@ final class ReaderRecord: @unchecked Sendable {
     let chain2 = Atomic<UInt>(0)
     @usableFromInline
     let chain3 = Atomic<UInt>(0)
-    /// Nonzero while the thread is nested deeper than `trackedDepth`: it holds back every chain.
+    /// Nonzero while the thread is nested deeper than `trackedDepth`: it then holds back the
+    /// chains whose `SnapshotCell.deepDispatches` is nonzero.
     @usableFromInline
     let deep = Atomic<Int>(0)
     /// The call slots: the registration (its address) whose handler the thread calls at each
@@ -84,10 +85,11 @@ final class ReaderRecord: @unchecked Sendable {
 
     /// Whether this record's thread may be reading a snapshot of the chain whose cell is `cell`,
     /// retired at `epoch`. Call it after a heavy fence (`ReadSide.withFencedRecords`).
-    func mayRead(cell: UInt, retiredAt epoch: UInt64) -> Bool {
+    /// `deepDispatches` is the cell's count of dispatches nested deeper than `trackedDepth`.
+    func mayRead(cell: UInt, deepDispatches: Int, retiredAt epoch: UInt64) -> Bool {
         let announced = self.epoch.load(ordering: .acquiring)
         guard announced != 0, announced < epoch else { return false }
-        if deep.load(ordering: .acquiring) != 0 { return true }
+        if deepDispatches != 0 && deep.load(ordering: .acquiring) != 0 { return true }
         return chain0.load(ordering: .acquiring) == cell
             || chain1.load(ordering: .acquiring) == cell
             || chain2.load(ordering: .acquiring) == cell
@@ -191,14 +193,14 @@ final class ReadSide: Sendable {
 /// that follows is ordered after the announcement. No lock, no allocation (but the first
 /// dispatch of a thread). `cell` is the address of the chain's `SnapshotCell`.
 @inlinable @inline(__always)
-func enterConcurrentDispatch(_ readSide: ReadSide, cell: UInt) -> Unmanaged<ReaderRecord> {
+func enterConcurrentDispatch(_ readSide: ReadSide, cell: SnapshotCell) -> Unmanaged<ReaderRecord> {
     let record =
         cdt_thread_record().map { Unmanaged<ReaderRecord>.fromOpaque($0) }
         ?? readSide.registerCurrentThread()
     record._withUnsafeGuaranteedRef { record in
         if record.depth == 0 {
             // The epoch's store publishes the chain's (a reclaimer loads the epoch first).
-            record.chain0.store(cell, ordering: .relaxed)
+            record.chain0.store(cell.address, ordering: .relaxed)
             record.epoch.store(readSide.epoch.load(ordering: .acquiring), ordering: .releasing)
         } else {
             record.enterNested(cell: cell)
@@ -224,7 +226,7 @@ func leaveConcurrentDispatch(_ readSide: ReadSide, _ record: Unmanaged<ReaderRec
             return cell.pending.load(ordering: .acquiring) != 0
                 && readSide.epoch.load(ordering: .acquiring) != announced
         }
-        record.leaveNested()
+        record.leaveNested(cell: cell)
         cdt_light_fence(readSide.asymmetric)
         return cell.pending.load(ordering: .acquiring) != 0
     }
@@ -232,26 +234,30 @@ func leaveConcurrentDispatch(_ readSide: ReadSide, _ record: Unmanaged<ReaderRec
 }
 
 extension ReaderRecord {
-    /// Names `cell`'s chain at this nested level (`depth` > 0), or holds back every chain when
-    /// nested deeper than `trackedDepth`.
+    /// Names `cell`'s chain at this nested level (`depth` > 0); nested deeper than
+    /// `trackedDepth`, counts the dispatch in the record and in the cell instead.
     @usableFromInline
-    func enterNested(cell: UInt) {
+    func enterNested(cell: SnapshotCell) {
         switch depth {
-        case 1: chain1.store(cell, ordering: .releasing)
-        case 2: chain2.store(cell, ordering: .releasing)
-        case 3: chain3.store(cell, ordering: .releasing)
-        default: deep.add(1, ordering: .sequentiallyConsistent)
+        case 1: chain1.store(cell.address, ordering: .releasing)
+        case 2: chain2.store(cell.address, ordering: .releasing)
+        case 3: chain3.store(cell.address, ordering: .releasing)
+        default:
+            cell.deepDispatches.add(1, ordering: .sequentiallyConsistent)
+            deep.add(1, ordering: .sequentiallyConsistent)
         }
     }
 
     /// Undoes `enterNested` (`depth` already decremented, > 0).
     @usableFromInline
-    func leaveNested() {
+    func leaveNested(cell: SnapshotCell) {
         switch depth {
         case 1: chain1.store(0, ordering: .releasing)
         case 2: chain2.store(0, ordering: .releasing)
         case 3: chain3.store(0, ordering: .releasing)
-        default: deep.subtract(1, ordering: .sequentiallyConsistent)
+        default:
+            deep.subtract(1, ordering: .sequentiallyConsistent)
+            cell.deepDispatches.subtract(1, ordering: .sequentiallyConsistent)
         }
     }
 }
