@@ -461,9 +461,9 @@ public final class ConcurrentDelegateChain: Sendable {
 
     /// How many entries the published snapshot has, for tests.
     var snapshotEntryCount: Int {
-        let record = enterConcurrentDispatch(readSide, cell: cell)
+        let dispatch = enterConcurrentDispatch(readSide, cell: cell)
         let count = cell.load()._withUnsafeGuaranteedRef { $0.entries.count }
-        leaveConcurrentDispatch(readSide, record, cell: cell)
+        leaveConcurrentDispatch(readSide, dispatch, cell: cell)
         return count
     }
 

@@ -188,17 +188,32 @@ final class ReadSide: Sendable {
 
 // MARK: - Entering and leaving a dispatch
 
+/// A dispatch that `enterConcurrentDispatch` announced: the thread's record and the dispatch's
+/// nesting level on this thread (0 for the outermost).
+@usableFromInline
+struct AnnouncedDispatch {
+    @usableFromInline let record: Unmanaged<ReaderRecord>
+    @usableFromInline let level: Int
+
+    @inlinable
+    init(record: Unmanaged<ReaderRecord>, level: Int) {
+        self.record = record
+        self.level = level
+    }
+}
+
 /// Enters a dispatch on this thread: announces it in the thread's record (the epoch on the
 /// outermost dispatch, the chain at each level), then a light fence, so that the snapshot load
 /// that follows is ordered after the announcement. No lock, no allocation (but the first
-/// dispatch of a thread). `cell` is the address of the chain's `SnapshotCell`.
+/// dispatch of a thread).
 @inlinable @inline(__always)
-func enterConcurrentDispatch(_ readSide: ReadSide, cell: SnapshotCell) -> Unmanaged<ReaderRecord> {
+func enterConcurrentDispatch(_ readSide: ReadSide, cell: SnapshotCell) -> AnnouncedDispatch {
     let record =
         cdt_thread_record().map { Unmanaged<ReaderRecord>.fromOpaque($0) }
         ?? readSide.registerCurrentThread()
-    record._withUnsafeGuaranteedRef { record in
-        if record.depth == 0 {
+    let level = record._withUnsafeGuaranteedRef { record -> Int in
+        let level = record.depth
+        if level == 0 {
             // The epoch's store publishes the chain's (a reclaimer loads the epoch first).
             record.chain0.store(cell.address, ordering: .relaxed)
             record.epoch.store(readSide.epoch.load(ordering: .acquiring), ordering: .releasing)
@@ -206,19 +221,20 @@ func enterConcurrentDispatch(_ readSide: ReadSide, cell: SnapshotCell) -> Unmana
             record.enterNested(cell: cell)
         }
         cdt_light_fence(readSide.asymmetric)
-        record.depth &+= 1
+        record.depth = level &+ 1
+        return level
     }
-    return record
+    return AnnouncedDispatch(record: record, level: level)
 }
 
 /// Leaves a dispatch of `cell`'s chain entered with `enterConcurrentDispatch`; then releases
 /// the snapshots of that chain retired meanwhile if no thread still reads them (on leaving the
 /// outermost dispatch, so that deinits it runs run outside every dispatch).
 @inlinable @inline(__always)
-func leaveConcurrentDispatch(_ readSide: ReadSide, _ record: Unmanaged<ReaderRecord>, cell: SnapshotCell) {
-    let reclaim = record._withUnsafeGuaranteedRef { record -> Bool in
-        record.depth &-= 1
-        if record.depth == 0 {
+func leaveConcurrentDispatch(_ readSide: ReadSide, _ dispatch: AnnouncedDispatch, cell: SnapshotCell) {
+    let reclaim = dispatch.record._withUnsafeGuaranteedRef { record -> Bool in
+        record.depth = dispatch.level
+        if dispatch.level == 0 {
             let announced = record.epoch.load(ordering: .relaxed)
             record.epoch.store(0, ordering: .releasing)
             cdt_light_fence(readSide.asymmetric)
