@@ -22,11 +22,16 @@ import Synchronization
 ///   must itself be thread-safe.
 /// - No lock is held while a handler runs: handlers may add, remove, and send.
 /// - A send never takes a lock, never waits for another send or for a mutation, and never
-///   allocates: it announces itself in its own thread's record, walks the chain's current
-///   immutable snapshot, and leaves; sends on different threads write no memory in common
-///   (but the calls' own counters of targets they both call). Mutations take a mutex, build
-///   a new snapshot, and publish it; a displaced snapshot is released once the last dispatch
-///   that may walk it has ended.
+///   allocates: it announces itself and each call in its own thread's record, walks the chain's
+///   current immutable snapshot, and leaves; sends on different threads write no memory in
+///   common. Mutations take a mutex, build a new snapshot, and publish it; a displaced snapshot
+///   is released once the last dispatch that may walk it has ended.
+/// - Where the OS offers a process-wide memory barrier (Linux `membarrier`), a send makes no
+///   atomic read-modify-write and no hardware fence of its own (see ``hasFenceFreeSends``);
+///   the mutations pay instead, one or two system calls each (microseconds), while more than one
+///   thread has sent on a concurrent chain. Elsewhere a send pays a full fence on entering and
+///   around each call. So the type suits many sends and few mutations, the shape of delegate
+///   traffic.
 /// - A send that races a mutation sees the chain either entirely as it was before the mutation
 ///   or entirely as it is after, never a mix; a removal additionally applies to sends already
 ///   running (see ``remove(_:)``).
