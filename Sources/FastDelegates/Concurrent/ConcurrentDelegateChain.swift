@@ -1,3 +1,4 @@
+import CDispatchTable
 import Synchronization
 
 /// A thread-safe ``DelegateChain``: many threads may send at once while others add, remove,
@@ -277,6 +278,8 @@ public final class ConcurrentDelegateChain: Sendable {
                 registration.removed.store(true, ordering: .sequentiallyConsistent)
                 if let strong = registration.strongTarget { garbage.items.append(strong) }
                 registration.strongTarget = nil
+                garbage.items.append(registration.responses)
+                registration.responses = [:]
             }
             garbage.items.append(removed)
             state.draining.append(contentsOf: removed)
@@ -510,10 +513,18 @@ public final class ConcurrentDelegateChain: Sendable {
     }
 
     /// Releases the snapshots that mutations displaced and no dispatch reads any more. From
-    /// inside a handler it does nothing: the outermost dispatch does it when it leaves, so that
-    /// deinits it runs (of removed strong targets) run outside every dispatch.
+    /// inside a handler (of any concurrent chain) it leaves that to the thread's outermost
+    /// dispatch, when it leaves, so that deinits it runs (of removed strong targets) run outside
+    /// every dispatch.
     private func reclaimRetired() {
-        if !isInsideConcurrentDispatch() { cell.reclaim(readSide) }
+        if let pointer = cdt_thread_record() {
+            let record = Unmanaged<ReaderRecord>.fromOpaque(pointer).takeUnretainedValue()
+            if record.depth != 0 {
+                record.deferReclaim(of: cell)
+                return
+            }
+        }
+        cell.reclaim(readSide)
     }
 
     /// Builds and publishes a snapshot of `state`'s listed registrations; the one it displaces
@@ -542,6 +553,9 @@ public final class ConcurrentDelegateChain: Sendable {
         state.draining.append(registration)
         if let strong = registration.strongTarget { garbage.items.append(strong) }
         registration.strongTarget = nil
+        // While draining it keeps nothing its handlers capture (they may capture the chain).
+        garbage.items.append(registration.responses)
+        registration.responses = [:]
         garbage.items.append(registration)
         if state.list.unlist(registration) { _ = sweep(&state, garbage: &garbage) }
     }

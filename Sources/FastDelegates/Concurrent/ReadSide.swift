@@ -73,6 +73,12 @@ final class ReaderRecord: @unchecked Sendable {
     /// reused, never released (`ReadSide` keeps every one).
     @usableFromInline
     let calls: UnsafeMutablePointer<Atomic<UInt>>
+    /// Chains whose retired snapshots this thread's outermost dispatch must try to release
+    /// when it leaves: noted by a nested leave or a mutation made inside a dispatch, so that
+    /// the releases (and the deinits they run) happen outside every dispatch. Only the owning
+    /// thread touches it.
+    @usableFromInline @exclusivity(unchecked)
+    var deferredReclaims: [SnapshotCell] = []
     /// Whether a live thread owns this record (records of ended threads are reused).
     let owned = Atomic<Bool>(true)
     private let trailingPad: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
@@ -227,9 +233,10 @@ func enterConcurrentDispatch(_ readSide: ReadSide, cell: SnapshotCell) -> Announ
     return AnnouncedDispatch(record: record, level: level)
 }
 
-/// Leaves a dispatch of `cell`'s chain entered with `enterConcurrentDispatch`; then releases
-/// the snapshots of that chain retired meanwhile if no thread still reads them (on leaving the
-/// outermost dispatch, so that deinits it runs run outside every dispatch).
+/// Leaves a dispatch of `cell`'s chain entered with `enterConcurrentDispatch`. On leaving the
+/// outermost dispatch, releases the snapshots of that chain retired meanwhile, and those of
+/// every chain a nested dispatch or a handler's mutation noted, if no thread still reads them:
+/// so deinits they run (of removed strong targets) run outside every dispatch.
 @inlinable @inline(__always)
 func leaveConcurrentDispatch(_ readSide: ReadSide, _ dispatch: AnnouncedDispatch, cell: SnapshotCell) {
     let reclaim = dispatch.record._withUnsafeGuaranteedRef { record -> Bool in
@@ -244,9 +251,12 @@ func leaveConcurrentDispatch(_ readSide: ReadSide, _ dispatch: AnnouncedDispatch
         }
         record.leaveNested(cell: cell)
         cdt_light_fence(readSide.asymmetric)
-        return cell.pending.load(ordering: .acquiring) != 0
+        // Released by the outermost leave, outside every dispatch.
+        if cell.pending.load(ordering: .acquiring) != 0 { record.deferReclaim(of: cell) }
+        return false
     }
     if reclaim { cell.reclaim(readSide) }
+    if dispatch.level == 0 { dispatch.record._withUnsafeGuaranteedRef { $0.runDeferredReclaims(readSide) } }
 }
 
 extension ReaderRecord {
@@ -262,6 +272,26 @@ extension ReaderRecord {
             cell.deepDispatches.add(1, ordering: .sequentiallyConsistent)
             deep.add(1, ordering: .sequentiallyConsistent)
         }
+    }
+
+    /// Notes that `cell`'s retired snapshots are to be released when this thread's outermost
+    /// dispatch leaves.
+    @usableFromInline
+    func deferReclaim(of cell: SnapshotCell) {
+        if !deferredReclaims.contains(where: { $0 === cell }) { deferredReclaims.append(cell) }
+    }
+
+    /// Releases the retired snapshots of the chains noted by `deferReclaim` (outside every
+    /// dispatch: `depth` is 0).
+    @inlinable @inline(__always)
+    func runDeferredReclaims(_ readSide: ReadSide) {
+        if !deferredReclaims.isEmpty { reclaimDeferred(readSide) }
+    }
+
+    @usableFromInline
+    func reclaimDeferred(_ readSide: ReadSide) {
+        // A reclaim may run a deinit that dispatches and mutates again, noting more cells.
+        while let cell = deferredReclaims.popLast() { cell.reclaim(readSide) }
     }
 
     /// Undoes `enterNested` (`depth` already decremented, > 0).
