@@ -507,7 +507,7 @@ struct CallSlotModel: Hashable {
                 remover = 10
             }
         case 9:
-            guard parkWord != seen else { return false }  // asleep
+            guard parkWord != seen else { return false } // asleep
             remover = 10
         case 10:
             waiters -= 1
@@ -734,7 +734,8 @@ struct ReadSideModelTests {
 
     /// Readers (dispatches each) and writers (publications each, serialized by the chain's
     /// mutex), every store of a reader buffered up to two deep, the heavy fence on every reclaim.
-    @Test(arguments: [([1], [1]), ([1], [2]), ([2], [1]), ([2], [2]), ([1, 1], [1]), ([1], [1, 1])] as [([Int], [Int])])
+    @Test(
+        arguments: [([1], [1]), ([1], [2]), ([2], [1]), ([2], [2]), ([1, 1], [1]), ([1], [1, 1])] as [([Int], [Int])])
     func readSideNeverUsesAReleasedSnapshotAndReleasesEveryDisplacedOne(readers: [Int], writers: [Int]) {
         let result = ReadSideModel.check(readers: readers, writers: writers)
         #expect(result.violation == nil)
@@ -750,13 +751,14 @@ struct ReadSideModelTests {
     }
 
     /// The search finds the bug each deliberate defect causes: the checks have teeth.
-    @Test(arguments: [
-        (ReadSideModel.Defect.announceAfterLoad, [1], [2], HeavyFenceMode.always, usedAfterRelease),
-        (.leaverNeverReclaims, [1], [2], .always, stranded),
-        (.noRequests, [1], [2], .always, stranded),
-        (.noHeavyFence, [1], [1], .always, stranded),
-        (.recordsListedBeforeCandidates, [1], [1, 1], .skippedWhenAlone, usedAfterRelease),
-    ] as [(ReadSideModel.Defect, [Int], [Int], HeavyFenceMode, String)])
+    @Test(
+        arguments: [
+            (ReadSideModel.Defect.announceAfterLoad, [1], [2], HeavyFenceMode.always, usedAfterRelease),
+            (.leaverNeverReclaims, [1], [2], .always, stranded),
+            (.noRequests, [1], [2], .always, stranded),
+            (.noHeavyFence, [1], [1], .always, stranded),
+            (.recordsListedBeforeCandidates, [1], [1, 1], .skippedWhenAlone, usedAfterRelease),
+        ] as [(ReadSideModel.Defect, [Int], [Int], HeavyFenceMode, String)])
     func readSideDefectsAreFound(
         defect: ReadSideModel.Defect, readers: [Int], writers: [Int], fence: HeavyFenceMode, expected: String
     ) {
@@ -768,7 +770,8 @@ struct ReadSideModelTests {
     /// announcement still in its store buffer; with every store immediate (no buffer) the same
     /// defect goes unnoticed: only the store-buffer model finds it.
     @Test func readSideWithoutTheHeavyFenceUsesAReleasedSnapshotOnlyWithStoreBuffers() {
-        let buffered = ReadSideModel.check(readers: [1], writers: [1], bufferDepth: 1, defect: .noHeavyFence, safetyOnly: true)
+        let buffered = ReadSideModel.check(
+            readers: [1], writers: [1], bufferDepth: 1, defect: .noHeavyFence, safetyOnly: true)
         #expect(buffered.violation == Self.usedAfterRelease)
         #expect(ReadSideModel.check(readers: [1], writers: [1], bufferDepth: 0, defect: .noHeavyFence).violation == nil)
         #expect(ReadSideModel.check(readers: [2], writers: [2], bufferDepth: 0, defect: .noHeavyFence).violation == nil)
@@ -785,10 +788,11 @@ struct ReadSideModelTests {
         }
     }
 
-    @Test(arguments: [
-        (CallSlotModel.Defect.checkBeforeAnnounce, calledAfterRemoval), (.parkWordReadLate, sleepsForever),
-        (.noHeavyFenceBeforeScan, calledAfterRemoval), (.noHeavyFenceBeforeSleep, sleepsForever),
-    ] as [(CallSlotModel.Defect, String)])
+    @Test(
+        arguments: [
+            (CallSlotModel.Defect.checkBeforeAnnounce, calledAfterRemoval), (.parkWordReadLate, sleepsForever),
+            (.noHeavyFenceBeforeScan, calledAfterRemoval), (.noHeavyFenceBeforeSleep, sleepsForever),
+        ] as [(CallSlotModel.Defect, String)])
     func callSlotDefectsAreFound(defect: CallSlotModel.Defect, expected: String) {
         let result = CallSlotModel.check(callers: 2, calls: 1, defect: defect)
         #expect(result.violation == expected)
