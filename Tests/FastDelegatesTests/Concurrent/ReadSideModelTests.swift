@@ -749,7 +749,7 @@ struct ReadSideModelTests {
     }
 
     /// As `withFencedRecords` does it: no heavy fence while no other thread has a record.
-    @Test(arguments: [([1], [2]), ([1, 1], [1]), ([1], [1, 1])] as [([Int], [Int])])
+    @Test(arguments: [([1], [2]), ([2], [1]), ([1], [1, 1])] as [([Int], [Int])])
     func readSideIsSafeWhenTheHeavyFenceIsSkippedForALoneThread(readers: [Int], writers: [Int]) {
         let result = ReadSideModel.check(readers: readers, writers: writers, fence: .skippedWhenAlone)
         #expect(result.violation == nil)
@@ -785,13 +785,15 @@ struct ReadSideModelTests {
 
     /// Callers (calls of the removed registration each) against one remover, every slot store
     /// buffered up to two deep; the heavy fence always, or skipped while no caller has a record.
-    @Test(arguments: [(1, 1), (1, 2), (2, 1), (2, 2)] as [(Int, Int)])
-    func aRemovalReturnsOnlyOnceNoCallRunsAndNeverSleepsForever(callers: Int, calls: Int) {
-        for fence in [HeavyFenceMode.always, .skippedWhenAlone] {
-            let result = CallSlotModel.check(callers: callers, calls: calls, fence: fence)
-            #expect(result.violation == nil, "\(fence)")
-            #expect(result.states > 100)
-        }
+    @Test(
+        arguments: [
+            (1, 1, HeavyFenceMode.always), (1, 2, .always), (2, 1, .always), (2, 2, .always),
+            (1, 2, .skippedWhenAlone), (2, 1, .skippedWhenAlone),
+        ] as [(Int, Int, HeavyFenceMode)])
+    func aRemovalReturnsOnlyOnceNoCallRunsAndNeverSleepsForever(callers: Int, calls: Int, fence: HeavyFenceMode) {
+        let result = CallSlotModel.check(callers: callers, calls: calls, fence: fence)
+        #expect(result.violation == nil)
+        #expect(result.states > 100)
     }
 
     @Test(
