@@ -442,6 +442,12 @@ public final class ConcurrentDelegateChain: Sendable {
         }
     }
 
+    /// How many removed registrations the chain keeps because their calls may still run, for
+    /// tests.
+    var drainingCount: Int {
+        locked { $0.draining.count }
+    }
+
     /// How many registrations the chain keeps (live or not yet reclaimed), for tests.
     var registrationCount: Int {
         locked { $0.list.listedCount }

@@ -122,3 +122,110 @@ struct RemovalWaitTests {
         #expect(!runningWhenReturned.isSet)
     }
 }
+
+/// Relays `relay(n)` through the same chain n - 1 more times, then sends `BlockingTarget.block`:
+/// the blocking call runs at dispatch depth n on its thread.
+final class Relay: DelegateResponder, Sendable {
+    static let relay = Message<Int, Void>("removalWait.relay:")
+    let chain: ConcurrentDelegateChain
+
+    init(chain: ConcurrentDelegateChain) { self.chain = chain }
+
+    static let responses = SendableResponses<Relay>()
+        .on(relay) { me, depth in
+            if depth > 2 {
+                me.chain.send(relay, depth - 1)
+            } else {
+                me.chain.send(BlockingTarget.block, 0)
+            }
+        }
+}
+
+/// The CPU time the calling thread has used.
+func threadCPUTime() -> Duration {
+    var time = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+    return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
+}
+
+@Suite("A removal waits for calls at any nesting depth, blocking")
+struct NestedRemovalWaitTests {
+    /// The blocked call runs at dispatch depth 1, 2, 4 (the last level with a call slot in the
+    /// thread's record) and 6 (counted in the registration instead): every one is waited for.
+    @Test(arguments: [1, 2, 4, 6])
+    func aRemovalWaitsForACallAtThisDepth(depth: Int) {
+        let chain = ConcurrentDelegateChain()
+        let relay = Relay(chain: chain)
+        let target = BlockingTarget()
+        chain.add(relay)
+        chain.add(target)
+        let sender = startThread {
+            if depth == 1 {
+                chain.send(BlockingTarget.block, 0)
+            } else {
+                chain.send(Relay.relay, depth)
+            }
+        }
+        target.entered.wait()
+        let remover = startThread { chain.remove(target) }
+        usleep(100_000)
+        #expect(!remover.returned.isSet, "the removal returned while the handler ran")
+        target.release.signal()
+        remover.done.wait()
+        sender.done.wait()
+        let stillRunning = target.running.load(ordering: .sequentiallyConsistent)
+        #expect(!stillRunning)
+        chain.send(BlockingTarget.block, 0) // removed: not called, so this does not block
+    }
+
+    /// A remover that waits for a long handler blocks instead of spinning: over 300 ms of
+    /// waiting it uses a small fraction of a core.
+    @Test func aWaitingRemoverBlocks() {
+        let chain = ConcurrentDelegateChain()
+        let target = BlockingTarget()
+        chain.add(target)
+        let sender = startThread { chain.send(BlockingTarget.block, 0) }
+        target.entered.wait()
+        let used = Mutex<Duration?>(nil)
+        let remover = startThread {
+            let start = threadCPUTime()
+            chain.remove(target)
+            used.withLock { $0 = threadCPUTime() - start }
+        }
+        usleep(300_000)
+        #expect(!remover.returned.isSet)
+        target.release.signal()
+        remover.done.wait()
+        sender.done.wait()
+        let cpu = used.withLock { $0 } ?? .zero
+        #expect(cpu < .milliseconds(100), "the remover used \(cpu) of CPU while it waited")
+    }
+
+    /// Targets removed from inside handlers (whose removal does not wait) do not pile up in the
+    /// chain's list of registrations whose calls may still run.
+    @Test func removalsFromHandlersStayBounded() {
+        let chain = ConcurrentDelegateChain()
+        let victims = (0..<200).map { _ in BlockingTarget() }
+        for victim in victims { chain.add(victim, responses: SendableResponses()) }
+        let remover = Remover(chain: chain, victims: victims)
+        chain.add(remover)
+        for index in victims.indices { chain.send(Remover.removeOne, index) }
+        #expect(chain.count == 1)
+        #expect(chain.drainingCount <= ConcurrentDelegateChain.drainingScanThreshold)
+    }
+}
+
+/// Removes `victims[index]` from inside its handler.
+final class Remover: DelegateResponder, Sendable {
+    static let removeOne = Message<Int, Void>("removalWait.removeOne:")
+    let chain: ConcurrentDelegateChain
+    let victims: [BlockingTarget]
+
+    init(chain: ConcurrentDelegateChain, victims: [BlockingTarget]) {
+        self.chain = chain
+        self.victims = victims
+    }
+
+    static let responses = SendableResponses<Remover>()
+        .on(removeOne) { me, index in me.chain.remove(me.victims[index]) }
+}
