@@ -10,7 +10,10 @@ import Testing
 // outer snapshot again and leaves as in the one-chain model (level 0's chain is left as it was,
 // as in the code). A reclaim of chain C judges each listed record as `ReaderRecord.mayRead`
 // does, one load per step after the heavy fence: the epoch, then level 0's chain, then level 1's.
-// One writer per chain, serialized by that chain's mutex. Checked as in the one-chain model.
+// One writer per chain, serialized by that chain's mutex. A reader's outer handler may also
+// publish to a chain (a mutation inside a handler: no reclaim, as `reclaimRetired` does inside a
+// dispatch); `mutationsReclaimedOnLeave` models a proposed fix, the outermost leave reclaiming
+// the chains its handlers mutated. Checked as in the one-chain model.
 //
 // Simplified: the reclaimer loads a record's words once for all its candidates (the code loads
 // them again for each candidate, each load after the same heavy fence); no deep nesting.
