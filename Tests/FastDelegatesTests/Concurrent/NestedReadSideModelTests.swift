@@ -12,8 +12,11 @@ import Testing
 // does, one load per step after the heavy fence: the epoch, then level 0's chain, then level 1's.
 // One writer per chain, serialized by that chain's mutex. A reader's outer handler may also
 // publish to a chain (a mutation inside a handler: no reclaim, as `reclaimRetired` does inside a
-// dispatch); `mutationsReclaimedOnLeave` models a proposed fix, the outermost leave reclaiming
-// the chains its handlers mutated. Checked as in the one-chain model.
+// dispatch). `deferredReclaims` models a proposed fix: a nested leave that sees `pending` and a
+// mutation inside a handler only note their chain in the record, and the outermost leave
+// reclaims the noted chains. Checked as in the one-chain model; `releasesOutsideDispatches`
+// also checks what `leaveConcurrentDispatch` documents: no snapshot is released (no deinit of a
+// removed strong target runs) by a thread inside a dispatch.
 //
 // Simplified: the reclaimer loads a record's words once for all its candidates (the code loads
 // them again for each candidate, each load after the same heavy fence); no deep nesting.
@@ -119,10 +122,10 @@ struct NestedReadSideModel: Hashable {
         var path: [Int]
         var isReader: Bool
         var remaining: Int
-        /// The chain the outer handler publishes to (-1: none), and whether that publication
-        /// still waits for the reclaim on leaving.
+        /// The chain the outer handler publishes to (-1: none), and the chains (a bit each) to
+        /// reclaim on the outermost leave (`deferredReclaims`).
         var mutates = -1
-        var owesReclaim = false
+        var owed = 0
         var displaced = 0, retiredAt = 0
         var pc = 0
         var done = false
@@ -149,8 +152,9 @@ struct NestedReadSideModel: Hashable {
 
     let defect: Defect
     let fence: HeavyFenceMode
-    /// The proposed fix: the outermost leave also reclaims the chains its handlers mutated.
-    let mutationsReclaimedOnLeave: Bool
+    /// The proposed fix: the outermost leave reclaims the chains that nested leaves and
+    /// mutations inside handlers noted, instead of their reclaiming at once (or never).
+    let deferredReclaims: Bool
     var epoch = 1
     var chains: [Chain]
     var nextSnapshot: Int
@@ -158,17 +162,19 @@ struct NestedReadSideModel: Hashable {
     var registered: [Bool]
     var released: Set<Int> = []
     var useAfterRelease = false
+    /// Whether a reader released a snapshot while inside a dispatch (leaving a nested one).
+    var releasedInsideDispatch = false
     var threads: [Thread]
 
     var readerCount: Int { registered.count }
 
     init(
         readers: [Reader], writers: [Writer], chains: Int, bufferDepth: Int, fence: HeavyFenceMode, defect: Defect,
-        mutationsReclaimedOnLeave: Bool
+        deferredReclaims: Bool
     ) {
         self.defect = defect
         self.fence = fence
-        self.mutationsReclaimedOnLeave = mutationsReclaimedOnLeave
+        self.deferredReclaims = deferredReclaims
         self.chains = (0..<chains).map { Chain(current: $0) }
         nextSnapshot = chains
         records = BufferedRecords(readers: readers.count, words: 3, depth: bufferDepth)
@@ -182,7 +188,7 @@ struct NestedReadSideModel: Hashable {
     // it, 3 load the outer pointer, 4 use it, 5 name the inner chain at level 1, 6 load the inner
     // pointer, 7 use it, 8 clear level 1, 9 load the inner chain's pending, 10 use the outer
     // snapshot again, 11 store epoch 0, 12 load the outer pending, 13 load the epoch, 14 reclaim
-    // the mutated chain (`mutationsReclaimedOnLeave`). The outer handler's mutation: 20 lock and
+    // each noted chain (`deferredReclaims`). The outer handler's mutation: 20 lock and
     // swap, 21 advance the epoch, 22 append, 23 count it and unlock (read-modify-writes and a
     // mutex: each empties the thread's buffer).
     // Writer: 30 lock and swap, 31 advance the epoch, 32 append, 33 count it and unlock.
@@ -238,7 +244,7 @@ struct NestedReadSideModel: Hashable {
         case 23:
             chains[thread.mutates].pending += 1
             chains[thread.mutates].publishing = false
-            thread.owesReclaim = true
+            thread.owed |= 1 << thread.mutates
             thread.pc = thread.path.count > 1 ? 5 : 10
         case 5:
             if defect != .nestedChainNotNamed {
@@ -259,7 +265,12 @@ struct NestedReadSideModel: Hashable {
             thread.pc = 9
         case 9:
             if chains[thread.path[1]].pending != 0 && defect != .nestedLeaveNeverReclaims {
-                startReclaim(&thread, chain: thread.path[1], resume: 10)
+                if deferredReclaims {
+                    thread.owed |= 1 << thread.path[1]
+                    thread.pc = 10
+                } else {
+                    startReclaim(&thread, chain: thread.path[1], resume: 10)
+                }
             } else {
                 thread.pc = 10
             }
@@ -280,12 +291,14 @@ struct NestedReadSideModel: Hashable {
             thread.sawPending = false
             if reclaim { startReclaim(&thread, chain: thread.path[0], resume: 14) } else { thread.pc = 14 }
         case 14:
-            if mutationsReclaimedOnLeave && thread.owesReclaim {
-                startReclaim(&thread, chain: thread.mutates, resume: 0)
+            if deferredReclaims && thread.owed != 0 {
+                let chain = thread.owed.trailingZeroBitCount
+                thread.owed &= ~(1 << chain)
+                startReclaim(&thread, chain: chain, resume: 14)
             } else {
+                thread.owed = 0
                 thread.pc = 0
             }
-            thread.owesReclaim = false
         case 30:
             let chain = thread.path[0]
             if thread.remaining == 0 {
@@ -382,6 +395,7 @@ struct NestedReadSideModel: Hashable {
             chains[thread.chain].reclaiming = false
             thread.pc = 49
         case 49:
+            if thread.isReader && thread.resume == 10 && !thread.freeing.isEmpty { releasedInsideDispatch = true }
             released.formUnion(thread.freeing)
             thread.freeing = []
             thread.pc = 50
@@ -432,14 +446,22 @@ struct NestedReadSideModel: Hashable {
 
     static func check(
         readers: [Reader], writers: [Writer], bufferDepth: Int = 2, fence: HeavyFenceMode = .always,
-        defect: Defect = .none, mutationsReclaimedOnLeave: Bool = false, safetyOnly: Bool = false
+        defect: Defect = .none, deferredReclaims: Bool = false, releasesOutsideDispatches: Bool = false,
+        safetyOnly: Bool = false
     ) -> (violation: String?, states: Int) {
         let initial = NestedReadSideModel(
             readers: readers, writers: writers, chains: 2, bufferDepth: bufferDepth, fence: fence, defect: defect,
-            mutationsReclaimedOnLeave: mutationsReclaimedOnLeave)
+            deferredReclaims: deferredReclaims)
         return exploreInterleavings(
             initial, threads: readers.count + writers.count + readers.count,
-            step: { $0.step($1) }, check: \.violation, final: { safetyOnly ? nil : $0.finalViolation })
+            step: { $0.step($1) },
+            check: { state in
+                if releasesOutsideDispatches && state.releasedInsideDispatch {
+                    return "a snapshot was released inside a dispatch"
+                }
+                return state.violation
+            },
+            final: { safetyOnly ? nil : $0.finalViolation })
     }
 }
 
@@ -460,6 +482,10 @@ struct NestedReadSideModelTests {
         let result = NestedReadSideModel.check(readers: readers, writers: writers)
         #expect(result.violation == nil)
         #expect(result.states > 1000)
+        // The proposed fix, too.
+        let fixed = NestedReadSideModel.check(
+            readers: readers, writers: writers, deferredReclaims: true, releasesOutsideDispatches: true)
+        #expect(fixed.violation == nil)
     }
 
     @Test(arguments: [
@@ -487,8 +513,9 @@ struct NestedReadSideModelTests {
 
     /// The code's behaviour (`ReadSideKnownIssueTests`): a handler of chain 1 mutates chain 0;
     /// nobody reclaims the snapshot it displaced, even with a reader of chain 0 leaving after it.
-    /// With the proposed fix (the outermost leave also reclaims the chains its handlers mutated)
-    /// every displaced snapshot is released, and none is used after its release.
+    /// With the proposed fix (the outermost leave reclaims the chains noted by mutations inside
+    /// handlers and by nested leaves) every displaced snapshot is released, none inside a
+    /// dispatch, and none is used after its release.
     @Test(arguments: [
         [Reader(path: [1], count: 1, mutates: 0)],
         [Reader(path: [1], count: 2, mutates: 0), Reader(path: [0], count: 1)],
@@ -496,8 +523,27 @@ struct NestedReadSideModelTests {
     func aMutationInAnotherChainsHandlerStrandsItsSnapshotUnlessTheLeaveReclaimsIt(readers: [Reader]) {
         let code = NestedReadSideModel.check(readers: readers, writers: [])
         #expect(code.violation?.contains("never released") == true)
-        let fixed = NestedReadSideModel.check(readers: readers, writers: [], mutationsReclaimedOnLeave: true)
+        let fixed = NestedReadSideModel.check(
+            readers: readers, writers: [], deferredReclaims: true, releasesOutsideDispatches: true)
         #expect(fixed.violation == nil)
         #expect(fixed.states > 20)
+    }
+
+    /// `leaveConcurrentDispatch` says it releases snapshots "on leaving the outermost dispatch, so
+    /// that deinits it runs run outside every dispatch", but a nested leave that sees `pending`
+    /// reclaims at once (without that the snapshot would be stranded: `.nestedLeaveNeverReclaims`).
+    /// Deferring the nested reclaim to the outermost leave keeps both promises.
+    @Test(arguments: [
+        ([Reader(path: [1, 0], count: 1)], [Writer(chain: 0, count: 2)]),
+        ([Reader(path: [0, 0], count: 1)], [Writer(chain: 0, count: 1)]),
+        ([Reader(path: [1, 0], count: 1, mutates: 0)], [Writer(chain: 0, count: 1)]),
+    ])
+    func aNestedLeaveReleasesInsideTheDispatchUnlessItDefersTheReclaim(readers: [Reader], writers: [Writer]) {
+        let code = NestedReadSideModel.check(readers: readers, writers: writers, releasesOutsideDispatches: true)
+        #expect(code.violation == "a snapshot was released inside a dispatch")
+        let fixed = NestedReadSideModel.check(
+            readers: readers, writers: writers, deferredReclaims: true, releasesOutsideDispatches: true)
+        #expect(fixed.violation == nil)
+        #expect(fixed.states > 1000)
     }
 }
