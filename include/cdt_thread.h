@@ -45,6 +45,8 @@ void cdt_park_wake_all(void);
 
 /// Whether the heavy fence is the system's process-wide barrier, so the light fence may be a
 /// compiler barrier. Decided (and the process registered for it) on the first call; thread-safe.
+/// The environment variable FASTDELEGATES_FULL_FENCES=1 forces full fences on both sides (how
+/// the tests cover platforms without such a barrier).
 bool cdt_asymmetric_fences(void);
 
 /// The send side's fence: orders this thread's earlier stores before its later loads against a

@@ -27,9 +27,9 @@ extension ConcurrentDelegateChain {
     /// - Complexity: O(1) expected, plus a skip past each dead or removed target.
     @inlinable
     public func responds<Input, Output>(to message: Message<Input, Output>) -> Bool {
-        let record = enterConcurrentDispatch(readSide, cell: cell.address)
+        let dispatch = enterConcurrentDispatch(readSide, cell: cell)
         let found = cell.load()._withUnsafeGuaranteedRef { $0.hasLiveResponder(of: message.id) }
-        leaveConcurrentDispatch(readSide, record, cell: cell)
+        leaveConcurrentDispatch(readSide, dispatch, cell: cell)
         return found
     }
 
@@ -39,14 +39,14 @@ extension ConcurrentDelegateChain {
     func dispatch<Input, Output>(
         _ message: Message<Input, Output>, _ body: (AnyObject, Handler<Input, Output>) -> Bool
     ) {
-        let record = enterConcurrentDispatch(readSide, cell: cell.address)
-        let sawDead = record._withUnsafeGuaranteedRef { record in
+        let dispatch = enterConcurrentDispatch(readSide, cell: cell)
+        let sawDead = dispatch.record._withUnsafeGuaranteedRef { record in
             cell.load()._withUnsafeGuaranteedRef {
-                $0.forEachResponder(of: message, record: record, readSide: readSide, body)
+                $0.forEachResponder(of: message, record: record, level: dispatch.level, readSide: readSide, body)
             }
         }
         // Leaves before anything is released: a deinit that runs then is outside the dispatch.
-        leaveConcurrentDispatch(readSide, record, cell: cell)
+        leaveConcurrentDispatch(readSide, dispatch, cell: cell)
         if sawDead || needsSweep.load(ordering: .relaxed) {
             needsSweep.store(true, ordering: .relaxed)
             sweepIfUncontended()

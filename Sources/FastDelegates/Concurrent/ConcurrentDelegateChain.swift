@@ -22,11 +22,16 @@ import Synchronization
 ///   must itself be thread-safe.
 /// - No lock is held while a handler runs: handlers may add, remove, and send.
 /// - A send never takes a lock, never waits for another send or for a mutation, and never
-///   allocates: it announces itself in its own thread's record, walks the chain's current
-///   immutable snapshot, and leaves; sends on different threads write no memory in common
-///   (but the calls' own counters of targets they both call). Mutations take a mutex, build
-///   a new snapshot, and publish it; a displaced snapshot is released once the last dispatch
-///   that may walk it has ended.
+///   allocates: it announces itself and each call in its own thread's record, walks the chain's
+///   current immutable snapshot, and leaves; sends on different threads write no memory in
+///   common. Mutations take a mutex, build a new snapshot, and publish it; a displaced snapshot
+///   is released once the last dispatch that may walk it has ended.
+/// - Where the OS offers a process-wide memory barrier (Linux `membarrier`), a send makes no
+///   atomic read-modify-write and no hardware fence of its own (see ``hasFenceFreeSends``);
+///   the mutations pay instead, one or two system calls each (microseconds), while more than one
+///   thread has sent on a concurrent chain. Elsewhere a send pays a full fence on entering and
+///   around each call. So the type suits many sends and few mutations, the shape of delegate
+///   traffic.
 /// - A send that races a mutation sees the chain either entirely as it was before the mutation
 ///   or entirely as it is after, never a mix; a removal additionally applies to sends already
 ///   running (see ``remove(_:)``).
@@ -108,6 +113,12 @@ public final class ConcurrentDelegateChain: Sendable {
             return draining.filter(matches)
         }
     }
+
+    /// Whether sends on this platform pay no hardware fence: true where the OS offers a
+    /// process-wide memory barrier (Linux `membarrier`), which each mutation then pays instead
+    /// (while more than one thread has sent on some concurrent chain). Where false, every send
+    /// and every handler call pays a full fence.
+    public static var hasFenceFreeSends: Bool { ReadSide.shared.asymmetric }
 
     /// How many undrained registrations `State.stillDraining` lets accumulate before it scans.
     static let drainingScanThreshold = 32
@@ -455,9 +466,9 @@ public final class ConcurrentDelegateChain: Sendable {
 
     /// How many entries the published snapshot has, for tests.
     var snapshotEntryCount: Int {
-        let record = enterConcurrentDispatch(readSide, cell: cell.address)
+        let dispatch = enterConcurrentDispatch(readSide, cell: cell)
         let count = cell.load()._withUnsafeGuaranteedRef { $0.entries.count }
-        leaveConcurrentDispatch(readSide, record, cell: cell)
+        leaveConcurrentDispatch(readSide, dispatch, cell: cell)
         return count
     }
 

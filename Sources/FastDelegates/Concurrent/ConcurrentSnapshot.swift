@@ -128,7 +128,8 @@ final class ConcurrentSnapshot: @unchecked Sendable {
     /// returns true. Returns whether it met a dead target.
     ///
     /// The caller holds this snapshot for the whole walk (it is inside a dispatch, with
-    /// `record`, its thread's record), so every unretained reference in its entries is valid.
+    /// `record`, its thread's record, at nesting `level`), so every unretained reference in its
+    /// entries is valid.
     /// Each call is announced in the record's call slot for this nesting level, then a light
     /// fence, *before* the registration's `removed` flag is checked; the slot is cleared after
     /// the call. So a remover that set the flag, ran a heavy fence, and then sees no slot naming
@@ -140,10 +141,9 @@ final class ConcurrentSnapshot: @unchecked Sendable {
     ///   (`swift_tryRetain`/`swift_release`) or the weak load of a weak one.
     @inlinable @inline(__always)
     func forEachResponder<Input, Output>(
-        of message: Message<Input, Output>, record: ReaderRecord, readSide: ReadSide,
+        of message: Message<Input, Output>, record: ReaderRecord, level: Int, readSide: ReadSide,
         _ body: (AnyObject, Handler<Input, Output>) -> Bool
     ) -> Bool {
-        let level = record.depth &- 1
         guard level < trackedDepth else { return forEachCountedResponder(of: message, body) }
         let asymmetric = readSide.asymmetric
         var sawDead = false

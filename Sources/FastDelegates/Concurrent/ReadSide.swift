@@ -24,7 +24,7 @@ import Darwin
 // epoch, advanced after the swap). The old snapshot is released once every thread is either
 // outside any dispatch of that chain or announced an epoch >= E: such a thread entered after the
 // swap, so it read the new pointer. A record names the chains its thread is dispatching in
-// (one per nesting level, up to `trackedDepth`; deeper, it holds back every chain's snapshots),
+// (one per nesting level, up to `trackedDepth`; deeper, a count in the record and in the chain),
 // so a long handler of one chain never delays the release of another chain's snapshots. The
 // writer never waits for a reader: a snapshot still in use stays retired, and the last thread
 // to leave a dispatch of that chain that overlapped the retirement releases it (on leaving its
@@ -63,7 +63,8 @@ final class ReaderRecord: @unchecked Sendable {
     let chain2 = Atomic<UInt>(0)
     @usableFromInline
     let chain3 = Atomic<UInt>(0)
-    /// Nonzero while the thread is nested deeper than `trackedDepth`: it holds back every chain.
+    /// Nonzero while the thread is nested deeper than `trackedDepth`: it then holds back the
+    /// chains whose `SnapshotCell.deepDispatches` is nonzero.
     @usableFromInline
     let deep = Atomic<Int>(0)
     /// The call slots: the registration (its address) whose handler the thread calls at each
@@ -84,10 +85,11 @@ final class ReaderRecord: @unchecked Sendable {
 
     /// Whether this record's thread may be reading a snapshot of the chain whose cell is `cell`,
     /// retired at `epoch`. Call it after a heavy fence (`ReadSide.withFencedRecords`).
-    func mayRead(cell: UInt, retiredAt epoch: UInt64) -> Bool {
+    /// `deepDispatches` is the cell's count of dispatches nested deeper than `trackedDepth`.
+    func mayRead(cell: UInt, deepDispatches: Int, retiredAt epoch: UInt64) -> Bool {
         let announced = self.epoch.load(ordering: .acquiring)
         guard announced != 0, announced < epoch else { return false }
-        if deep.load(ordering: .acquiring) != 0 { return true }
+        if deepDispatches != 0 && deep.load(ordering: .acquiring) != 0 { return true }
         return chain0.load(ordering: .acquiring) == cell
             || chain1.load(ordering: .acquiring) == cell
             || chain2.load(ordering: .acquiring) == cell
@@ -186,37 +188,53 @@ final class ReadSide: Sendable {
 
 // MARK: - Entering and leaving a dispatch
 
+/// A dispatch that `enterConcurrentDispatch` announced: the thread's record and the dispatch's
+/// nesting level on this thread (0 for the outermost).
+@usableFromInline
+struct AnnouncedDispatch {
+    @usableFromInline let record: Unmanaged<ReaderRecord>
+    @usableFromInline let level: Int
+
+    @inlinable
+    init(record: Unmanaged<ReaderRecord>, level: Int) {
+        self.record = record
+        self.level = level
+    }
+}
+
 /// Enters a dispatch on this thread: announces it in the thread's record (the epoch on the
 /// outermost dispatch, the chain at each level), then a light fence, so that the snapshot load
 /// that follows is ordered after the announcement. No lock, no allocation (but the first
-/// dispatch of a thread). `cell` is the address of the chain's `SnapshotCell`.
+/// dispatch of a thread).
 @inlinable @inline(__always)
-func enterConcurrentDispatch(_ readSide: ReadSide, cell: UInt) -> Unmanaged<ReaderRecord> {
+func enterConcurrentDispatch(_ readSide: ReadSide, cell: SnapshotCell) -> AnnouncedDispatch {
     let record =
         cdt_thread_record().map { Unmanaged<ReaderRecord>.fromOpaque($0) }
         ?? readSide.registerCurrentThread()
-    record._withUnsafeGuaranteedRef { record in
-        if record.depth == 0 {
+    let level = record._withUnsafeGuaranteedRef { record -> Int in
+        let level = record.depth
+        if level == 0 {
             // The epoch's store publishes the chain's (a reclaimer loads the epoch first).
-            record.chain0.store(cell, ordering: .relaxed)
+            record.chain0.store(cell.address, ordering: .relaxed)
             record.epoch.store(readSide.epoch.load(ordering: .acquiring), ordering: .releasing)
         } else {
             record.enterNested(cell: cell)
         }
         cdt_light_fence(readSide.asymmetric)
-        record.depth &+= 1
+        record.depth = level &+ 1
+        return level
     }
-    return record
+    return AnnouncedDispatch(record: record, level: level)
 }
 
 /// Leaves a dispatch of `cell`'s chain entered with `enterConcurrentDispatch`; then releases
 /// the snapshots of that chain retired meanwhile if no thread still reads them (on leaving the
 /// outermost dispatch, so that deinits it runs run outside every dispatch).
 @inlinable @inline(__always)
-func leaveConcurrentDispatch(_ readSide: ReadSide, _ record: Unmanaged<ReaderRecord>, cell: SnapshotCell) {
-    let reclaim = record._withUnsafeGuaranteedRef { record -> Bool in
-        record.depth &-= 1
-        if record.depth == 0 {
+func leaveConcurrentDispatch(_ readSide: ReadSide, _ dispatch: AnnouncedDispatch, cell: SnapshotCell) {
+    let reclaim = dispatch.record._withUnsafeGuaranteedRef { record -> Bool in
+        record.depth = dispatch.level
+        if dispatch.level == 0 {
             let announced = record.epoch.load(ordering: .relaxed)
             record.epoch.store(0, ordering: .releasing)
             cdt_light_fence(readSide.asymmetric)
@@ -224,7 +242,7 @@ func leaveConcurrentDispatch(_ readSide: ReadSide, _ record: Unmanaged<ReaderRec
             return cell.pending.load(ordering: .acquiring) != 0
                 && readSide.epoch.load(ordering: .acquiring) != announced
         }
-        record.leaveNested()
+        record.leaveNested(cell: cell)
         cdt_light_fence(readSide.asymmetric)
         return cell.pending.load(ordering: .acquiring) != 0
     }
@@ -232,26 +250,30 @@ func leaveConcurrentDispatch(_ readSide: ReadSide, _ record: Unmanaged<ReaderRec
 }
 
 extension ReaderRecord {
-    /// Names `cell`'s chain at this nested level (`depth` > 0), or holds back every chain when
-    /// nested deeper than `trackedDepth`.
+    /// Names `cell`'s chain at this nested level (`depth` > 0); nested deeper than
+    /// `trackedDepth`, counts the dispatch in the record and in the cell instead.
     @usableFromInline
-    func enterNested(cell: UInt) {
+    func enterNested(cell: SnapshotCell) {
         switch depth {
-        case 1: chain1.store(cell, ordering: .releasing)
-        case 2: chain2.store(cell, ordering: .releasing)
-        case 3: chain3.store(cell, ordering: .releasing)
-        default: deep.add(1, ordering: .sequentiallyConsistent)
+        case 1: chain1.store(cell.address, ordering: .releasing)
+        case 2: chain2.store(cell.address, ordering: .releasing)
+        case 3: chain3.store(cell.address, ordering: .releasing)
+        default:
+            cell.deepDispatches.add(1, ordering: .sequentiallyConsistent)
+            deep.add(1, ordering: .sequentiallyConsistent)
         }
     }
 
     /// Undoes `enterNested` (`depth` already decremented, > 0).
     @usableFromInline
-    func leaveNested() {
+    func leaveNested(cell: SnapshotCell) {
         switch depth {
         case 1: chain1.store(0, ordering: .releasing)
         case 2: chain2.store(0, ordering: .releasing)
         case 3: chain3.store(0, ordering: .releasing)
-        default: deep.subtract(1, ordering: .sequentiallyConsistent)
+        default:
+            deep.subtract(1, ordering: .sequentiallyConsistent)
+            cell.deepDispatches.subtract(1, ordering: .sequentiallyConsistent)
         }
     }
 }

@@ -18,6 +18,11 @@ final class SnapshotCell: @unchecked Sendable {
     @usableFromInline
     let pending = Atomic<Int>(0)
 
+    /// Dispatches of this chain nested deeper than `trackedDepth` running now, on any thread
+    /// (such a dispatch is not named in its thread's record).
+    @usableFromInline
+    let deepDispatches = Atomic<Int>(0)
+
     private struct Retired: @unchecked Sendable {
         let epoch: UInt64
         /// Holds the reference the cell held.
@@ -86,8 +91,11 @@ final class SnapshotCell: @unchecked Sendable {
                 var kept: [Retired] = []
                 let cell = address
                 readSide.withFencedRecords { records in
+                    let deep = deepDispatches.load(ordering: .sequentiallyConsistent)
                     for item in candidates {
-                        if records.contains(where: { $0.mayRead(cell: cell, retiredAt: item.epoch) }) {
+                        if records.contains(where: {
+                            $0.mayRead(cell: cell, deepDispatches: deep, retiredAt: item.epoch)
+                        }) {
                             kept.append(item)
                         } else {
                             free.append(item.snapshot)

@@ -1,3 +1,4 @@
+import FastDelegates
 import Foundation
 
 /// Where and how a run was measured: the header of the Markdown report, so a published figure
@@ -55,7 +56,11 @@ struct RunInfo {
         func string<T>(_ field: T) -> String {
             withUnsafeBytes(of: field) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         }
-        return "\(name), kernel \(string(system.release)), \(string(system.machine))"
+        let fences =
+            ConcurrentDelegateChain.hasFenceFreeSends
+            ? "ConcurrentDelegateChain sends fence-free (membarrier)"
+            : "ConcurrentDelegateChain sends fenced (no process-wide barrier)"
+        return "\(name), kernel \(string(system.release)), \(string(system.machine)); \(fences)"
     }
 
     /// `swift --version` of the toolchain on the path, and the compiler this binary was built with.
