@@ -511,7 +511,7 @@ struct NestedReadSideModelTests {
         #expect(immediate.violation == nil)
     }
 
-    /// The code's behaviour (`ReadSideKnownIssueTests`): a handler of chain 1 mutates chain 0;
+    /// The code's behaviour (`ReadSideReclamationTests`): a handler of chain 1 mutates chain 0;
     /// nobody reclaims the snapshot it displaced, even with a reader of chain 0 leaving after it.
     /// With the proposed fix (the outermost leave reclaims the chains noted by mutations inside
     /// handlers and by nested leaves) every displaced snapshot is released, none inside a
