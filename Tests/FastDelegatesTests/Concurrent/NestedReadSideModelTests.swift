@@ -18,8 +18,12 @@ import Testing
 // also checks what `leaveConcurrentDispatch` documents: no snapshot is released (no deinit of a
 // removed strong target runs) by a thread inside a dispatch.
 //
-// Simplified: the reclaimer loads a record's words once for all its candidates (the code loads
-// them again for each candidate, each load after the same heavy fence); no deep nesting.
+// `innerIsDeep` makes the inner dispatch one nested deeper than `trackedDepth`: counted in the
+// record's `deep` and the chain's `SnapshotCell.deepDispatches` instead of named at level 1; a
+// reclaim loads the cell's count after its fence and, if nonzero, each record's `deep` after its
+// epoch (as `mayRead`). Simplified: the reclaimer loads a record's words once for all its
+// candidates (the code loads them again for each candidate, each load after the same heavy
+// fence); one deep level, not several.
 
 /// Each reader's record words in memory, and the stores to them still in the reader's store
 /// buffer (oldest first).
@@ -86,6 +90,9 @@ struct NestedReadSideModel: Hashable {
         case nestedLeaveNeverReclaims
         /// The reclaimer scans after a fence of its own only. Needs a store buffer.
         case noHeavyFence
+        /// A dispatch nested deeper than `trackedDepth` is not counted in its chain's cell
+        /// (`deepDispatches`), only in the record.
+        case deepNotCountedInTheCell
     }
 
     /// A reader's dispatches: `path` is the chains from the outermost in (one or two), `count`
@@ -116,6 +123,8 @@ struct NestedReadSideModel: Hashable {
         var reclaiming = false
         var requests = 0
         var publishing = false
+        /// `SnapshotCell.deepDispatches`.
+        var deepDispatches = 0
     }
 
     struct Thread: Hashable {
@@ -145,16 +154,22 @@ struct NestedReadSideModel: Hashable {
         var scanned = 0
         var word = 0
         var recordEpoch = 0
+        /// The cell's `deepDispatches`, loaded after the fence.
+        var deepSeen = 0
     }
 
     // Record words.
-    static let epochWord = 0, level0 = 1, level1 = 2
+    /// The record's words; `deep` (a read-modify-write, never buffered) last.
+    static let epochWord = 0, level0 = 1, level1 = 2, deepWord = 3
 
     let defect: Defect
     let fence: HeavyFenceMode
     /// The proposed fix: the outermost leave reclaims the chains that nested leaves and
     /// mutations inside handlers noted, instead of their reclaiming at once (or never).
     let deferredReclaims: Bool
+    /// Whether the inner dispatch is nested deeper than `trackedDepth`: counted in the record's
+    /// `deep` and the cell's `deepDispatches` (read-modify-writes) instead of named at level 1.
+    let innerIsDeep: Bool
     var epoch = 1
     var chains: [Chain]
     var nextSnapshot: Int
@@ -170,14 +185,15 @@ struct NestedReadSideModel: Hashable {
 
     init(
         readers: [Reader], writers: [Writer], chains: Int, bufferDepth: Int, fence: HeavyFenceMode, defect: Defect,
-        deferredReclaims: Bool
+        deferredReclaims: Bool, innerIsDeep: Bool
     ) {
         self.defect = defect
         self.fence = fence
         self.deferredReclaims = deferredReclaims
+        self.innerIsDeep = innerIsDeep
         self.chains = (0..<chains).map { Chain(current: $0) }
         nextSnapshot = chains
-        records = BufferedRecords(readers: readers.count, words: 3, depth: bufferDepth)
+        records = BufferedRecords(readers: readers.count, words: 4, depth: bufferDepth)
         registered = Array(repeating: false, count: readers.count)
         threads =
             readers.map { Thread(path: $0.path, isReader: true, remaining: $0.count, mutates: $0.mutates ?? -1) }
@@ -190,11 +206,14 @@ struct NestedReadSideModel: Hashable {
     // snapshot again, 11 store epoch 0, 12 load the outer pending, 13 load the epoch, 14 reclaim
     // each noted chain (`deferredReclaims`). The outer handler's mutation: 20 lock and
     // swap, 21 advance the epoch, 22 append, 23 count it and unlock (read-modify-writes and a
-    // mutex: each empties the thread's buffer).
+    // mutex: each empties the thread's buffer). `innerIsDeep`: 5 count the inner dispatch in the
+    // cell, 15 in the record; 8 uncount it in the record, 16 in the cell.
     // Writer: 30 lock and swap, 31 advance the epoch, 32 append, 33 count it and unlock.
     // Reclaim of `chain`: 40 request, 41 try to become the reclaimer, 42 read requests, 43 take
-    // the candidates, 44 list the records, 45 fence, 46 load one word of one record, 47 put back
-    // the kept and count down, 48 let go, 49 release, 50 re-check the requests.
+    // the candidates, 44 list the records, 45 fence, 51 load the cell's `deepDispatches`, 46 load
+    // one word of one record (the epoch, `deep` if the cell's count is nonzero, level 0's chain,
+    // level 1's), 47 put back the kept and count down, 48 let go, 49 release, 50 re-check the
+    // requests.
 
     mutating func step(_ index: Int) -> Bool {
         if index >= threads.count { return records.flushOldest(of: index - threads.count) }
@@ -246,6 +265,13 @@ struct NestedReadSideModel: Hashable {
             chains[thread.mutates].publishing = false
             thread.owed |= 1 << thread.mutates
             thread.pc = thread.path.count > 1 ? 5 : 10
+        case 5 where innerIsDeep:
+            records.drain(index)
+            if defect != .deepNotCountedInTheCell { chains[thread.path[1]].deepDispatches += 1 }
+            thread.pc = 15
+        case 15:
+            records.memory[index][Self.deepWord] += 1
+            thread.pc = 6
         case 5:
             if defect != .nestedChainNotNamed {
                 guard records.store(thread.path[1] + 1, to: Self.level1, by: index) else { return false }
@@ -258,6 +284,13 @@ struct NestedReadSideModel: Hashable {
             if released.contains(thread.pointers[1]) { useAfterRelease = true }
             thread.pointers[1] = 0
             thread.pc = 8
+        case 8 where innerIsDeep:
+            records.drain(index)
+            records.memory[index][Self.deepWord] -= 1
+            thread.pc = 16
+        case 16:
+            if defect != .deepNotCountedInTheCell { chains[thread.path[1]].deepDispatches -= 1 }
+            thread.pc = 9
         case 8:
             if defect != .nestedChainNotNamed {
                 guard records.store(0, to: Self.level1, by: index) else { return false }
@@ -351,6 +384,9 @@ struct NestedReadSideModel: Hashable {
         case 45:
             let others = thread.listed & ~(thread.isReader ? 1 << index : 0)
             if defect != .noHeavyFence && (fence == .always || others != 0) { records.drainAll() }
+            thread.pc = 51
+        case 51:
+            thread.deepSeen = chains[thread.chain].deepDispatches
             thread.scanned = nextListed(thread.listed, from: 0)
             thread.word = 0
             thread.pc = thread.scanned < readerCount ? 46 : 47
@@ -361,7 +397,14 @@ struct NestedReadSideModel: Hashable {
             case Self.epochWord:
                 thread.recordEpoch = value
                 recordDone = value == 0 || !thread.candidates.contains { value < $0.epoch }
-                thread.word = Self.level0
+                thread.word = thread.deepSeen != 0 ? Self.deepWord : Self.level0
+            case Self.deepWord:
+                if value != 0 {
+                    holdBack(&thread)
+                    recordDone = true
+                } else {
+                    thread.word = Self.level0
+                }
             case Self.level0:
                 if value == thread.chain + 1 {
                     holdBack(&thread)
@@ -369,7 +412,7 @@ struct NestedReadSideModel: Hashable {
                 } else {
                     thread.word = Self.level1
                 }
-            default:
+            default: // level 1
                 if value == thread.chain + 1 { holdBack(&thread) }
                 recordDone = true
             }
@@ -388,6 +431,7 @@ struct NestedReadSideModel: Hashable {
             chains[thread.chain].pending -= thread.freeing.count
             thread.candidates = []
             thread.blocked = []
+            thread.deepSeen = 0
             thread.listed = 0
             thread.scanned = 0
             thread.pc = 48
@@ -446,12 +490,12 @@ struct NestedReadSideModel: Hashable {
 
     static func check(
         readers: [Reader], writers: [Writer], bufferDepth: Int = 2, fence: HeavyFenceMode = .always,
-        defect: Defect = .none, deferredReclaims: Bool = false, releasesOutsideDispatches: Bool = false,
-        safetyOnly: Bool = false
+        defect: Defect = .none, deferredReclaims: Bool = false, innerIsDeep: Bool = false,
+        releasesOutsideDispatches: Bool = false, safetyOnly: Bool = false
     ) -> (violation: String?, states: Int) {
         let initial = NestedReadSideModel(
             readers: readers, writers: writers, chains: 2, bufferDepth: bufferDepth, fence: fence, defect: defect,
-            deferredReclaims: deferredReclaims)
+            deferredReclaims: deferredReclaims, innerIsDeep: innerIsDeep)
         return exploreInterleavings(
             initial, threads: readers.count + writers.count + readers.count,
             step: { $0.step($1) },
@@ -497,6 +541,32 @@ struct NestedReadSideModelTests {
         let result = NestedReadSideModel.check(
             readers: [Reader(path: [1, 0], count: 1)], writers: [Writer(chain: 0, count: 1)], defect: defect)
         #expect(result.violation?.contains(expected) == true, "\(result.violation ?? "none")")
+    }
+
+    /// The inner dispatch nested deeper than `trackedDepth`: counted in the record's `deep` and
+    /// the cell's `deepDispatches` (read-modify-writes), which a reclaim of that chain checks
+    /// after its heavy fence; a reclaim of another chain ignores the deep count.
+    @Test(arguments: [
+        ([Reader(path: [1, 0], count: 1)], [Writer(chain: 0, count: 2)]),
+        ([Reader(path: [1, 0], count: 2)], [Writer(chain: 0, count: 1)]),
+        ([Reader(path: [0, 0], count: 1)], [Writer(chain: 0, count: 2)]),
+        ([Reader(path: [0, 1], count: 1)], [Writer(chain: 0, count: 2)]),
+    ])
+    func deepDispatchesNeverUseAReleasedSnapshotAndReleaseEveryDisplacedOne(readers: [Reader], writers: [Writer]) {
+        let result = NestedReadSideModel.check(readers: readers, writers: writers, innerIsDeep: true)
+        #expect(result.violation == nil)
+        #expect(result.states > 1000)
+        let fixed = NestedReadSideModel.check(
+            readers: readers, writers: writers, deferredReclaims: true, innerIsDeep: true,
+            releasesOutsideDispatches: true)
+        #expect(fixed.violation == nil)
+    }
+
+    @Test func aDeepDispatchNotCountedInItsChainsCellIsFound() {
+        let result = NestedReadSideModel.check(
+            readers: [Reader(path: [1, 0], count: 1)], writers: [Writer(chain: 0, count: 1)],
+            defect: .deepNotCountedInTheCell, innerIsDeep: true)
+        #expect(result.violation == "a snapshot was used after its release")
     }
 
     /// A nested dispatch's chain name still in the store buffer when the reclaimer scans without

@@ -40,8 +40,8 @@ import Testing
 //   read-modify-write or sequentially consistent, so it is modelled as interleavings only.
 //
 // Not modelled here: more than one chain or nesting level (`NestedReadSideModelTests` models two
-// chains, two levels and a mutation inside a handler), deep nesting's counts (`deep`, `deepDispatches`), a
-// remover that is itself inside a dispatch, the reuse of an ended thread's record,
+// chains, two levels, one of them possibly deeper than `trackedDepth`, and a mutation inside a
+// handler), a remover that is itself inside a dispatch, the reuse of an ended thread's record,
 // `stillDraining`, several registrations, the records' per-candidate re-loads, weaker hardware
 // than TSO (the code relies on `membarrier`'s program-order guarantee, which the heavy-fence step
 // stands for on any architecture; the light fence must then stop only the compiler), and buffers
