@@ -46,11 +46,10 @@ import Testing
 // than TSO (the code relies on `membarrier`'s program-order guarantee, which the heavy-fence step
 // stands for on any architecture; the light fence must then stop only the compiler), and buffers
 // deeper than `bufferDepth` (two in the tests; three adds states to some configurations and, run
-// by hand, found nothing more). In the
-// `.skippedWhenAlone` mode an unregistered reader has an empty buffer (registering empties it,
-// and precedes its first store), so skipping the fence changes nothing by itself; what matters
-// is that the records are listed after the candidates are taken (after `removed` is set), which
-// `.recordsListedBeforeCandidates` shows. A depth-first search over every interleaving of the
+// by hand, found nothing more). In the `.skippedWhenAlone` mode an unregistered reader has an
+// empty buffer (registering empties it, and precedes its first store), so skipping the fence
+// changes nothing by itself; what matters is that the records are listed after the candidates
+// are taken (after `removed` is set), which `.recordsListedBeforeCandidates` shows. A depth-first search over every interleaving of the
 // steps (with the states already explored remembered) covers every execution of a model within
 // those bounds.
 
