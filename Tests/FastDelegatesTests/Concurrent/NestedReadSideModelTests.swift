@@ -1,0 +1,619 @@
+import Testing
+
+// The read side across two chains and two nesting levels, on store buffers: what
+// `ReadSideModelTests`' one-chain model leaves out. A record holds three words, each behind the
+// thread's store buffer: the announced epoch and the chain named at nesting levels 0 and 1
+// (`ReaderRecord.epoch`, `chain0`, `chain1`). A reader's dispatch names its chain at level 0,
+// loads the global epoch, announces it, loads the chain's pointer and uses the snapshot; nested,
+// it names the inner chain at level 1 (no new epoch), loads and uses that chain's snapshot,
+// clears level 1, loads that chain's `pending` and reclaims it if nonzero; then it uses the
+// outer snapshot again and leaves as in the one-chain model (level 0's chain is left as it was,
+// as in the code). A reclaim of chain C judges each listed record as `ReaderRecord.mayRead`
+// does, one load per step after the heavy fence: the epoch, then level 0's chain, then level 1's.
+// One writer per chain, serialized by that chain's mutex. A reader's outer handler may also
+// publish to a chain (a mutation inside a handler: no reclaim, as `reclaimRetired` does inside a
+// dispatch). `deferredReclaims` models a proposed fix: a nested leave that sees `pending` and a
+// mutation inside a handler only note their chain in the record, and the outermost leave
+// reclaims the noted chains. Checked as in the one-chain model; `releasesOutsideDispatches`
+// also checks what `leaveConcurrentDispatch` documents: no snapshot is released (no deinit of a
+// removed strong target runs) by a thread inside a dispatch.
+//
+// `innerIsDeep` makes the inner dispatch one nested deeper than `trackedDepth`: counted in the
+// record's `deep` and the chain's `SnapshotCell.deepDispatches` instead of named at level 1; a
+// reclaim loads the cell's count after its fence and, if nonzero, each record's `deep` after its
+// epoch (as `mayRead`). Simplified: the reclaimer loads a record's words once for all its
+// candidates (the code loads them again for each candidate, each load after the same heavy
+// fence); one deep level, not several.
+
+/// Each reader's record words in memory, and the stores to them still in the reader's store
+/// buffer (oldest first).
+struct BufferedRecords: Hashable {
+    struct Store: Hashable {
+        var word: Int
+        var value: Int
+    }
+
+    var memory: [[Int]]
+    var buffers: [[Store]]
+    /// How many stores a buffer holds at most; 0: every store goes straight to memory.
+    let depth: Int
+
+    init(readers: Int, words: Int, depth: Int) {
+        memory = Array(repeating: Array(repeating: 0, count: words), count: readers)
+        buffers = Array(repeating: [], count: readers)
+        self.depth = depth
+    }
+
+    /// Reader `owner` stores `value` to `word` of its record; false (nothing changed) if its
+    /// buffer is full.
+    mutating func store(_ value: Int, to word: Int, by owner: Int) -> Bool {
+        if depth == 0 {
+            memory[owner][word] = value
+            return true
+        }
+        guard buffers[owner].count < depth else { return false }
+        buffers[owner].append(Store(word: word, value: value))
+        return true
+    }
+
+    /// Thread `loader`'s load of `word` of reader `owner`'s record: the owner reads its newest
+    /// buffered store to it, if any.
+    func load(_ word: Int, of owner: Int, by loader: Int?) -> Int {
+        if loader == owner, let store = buffers[owner].last(where: { $0.word == word }) { return store.value }
+        return memory[owner][word]
+    }
+
+    mutating func flushOldest(of owner: Int) -> Bool {
+        guard !buffers[owner].isEmpty else { return false }
+        let store = buffers[owner].removeFirst()
+        memory[owner][store.word] = store.value
+        return true
+    }
+
+    mutating func drain(_ owner: Int) {
+        while flushOldest(of: owner) {}
+    }
+
+    mutating func drainAll() {
+        for owner in buffers.indices { drain(owner) }
+    }
+
+    var isDrained: Bool { buffers.allSatisfy(\.isEmpty) }
+}
+
+struct NestedReadSideModel: Hashable {
+    enum Defect: Hashable, Sendable {
+        case none
+        /// A nested dispatch does not name its chain in the record.
+        case nestedChainNotNamed
+        /// Leaving a nested dispatch never reclaims.
+        case nestedLeaveNeverReclaims
+        /// The reclaimer scans after a fence of its own only. Needs a store buffer.
+        case noHeavyFence
+        /// A dispatch nested deeper than `trackedDepth` is not counted in its chain's cell
+        /// (`deepDispatches`), only in the record.
+        case deepNotCountedInTheCell
+    }
+
+    /// A reader's dispatches: `path` is the chains from the outermost in (one or two), `count`
+    /// how many such dispatches it makes; `mutates`, a chain its outer handler publishes to
+    /// (a mutation inside a handler: it does not reclaim, `reclaimRetired` leaves that to the
+    /// outermost dispatch when it leaves).
+    struct Reader: Hashable, Sendable {
+        var path: [Int]
+        var count: Int
+        var mutates: Int? = nil
+    }
+
+    /// A writer's publications to `chain`.
+    struct Writer: Hashable, Sendable {
+        var chain: Int
+        var count: Int
+    }
+
+    struct Retired: Hashable {
+        var epoch: Int
+        var snapshot: Int
+    }
+
+    struct Chain: Hashable {
+        var current: Int
+        var retired: [Retired] = []
+        var pending = 0
+        var reclaiming = false
+        var requests = 0
+        var publishing = false
+        /// `SnapshotCell.deepDispatches`.
+        var deepDispatches = 0
+    }
+
+    struct Thread: Hashable {
+        var path: [Int]
+        var isReader: Bool
+        var remaining: Int
+        /// The chain the outer handler publishes to (-1: none), and the chains (a bit each) to
+        /// reclaim on the outermost leave (`deferredReclaims`).
+        var mutates = -1
+        var owed = 0
+        var displaced = 0, retiredAt = 0
+        var pc = 0
+        var done = false
+        var announced = 0
+        var pointers: [Int] = [0, 0]
+        var sawPending = false
+        /// The reclaim: its chain, where the thread goes on after it, the requests seen, the
+        /// candidates, which are held back, the snapshots to free, the listed records, the record
+        /// and word scanned next, the epoch that record announced.
+        var chain = 0
+        var resume = 0
+        var seen = 0
+        var candidates: [Retired] = []
+        var blocked: [Bool] = []
+        var freeing: [Int] = []
+        var listed = 0
+        var scanned = 0
+        var word = 0
+        var recordEpoch = 0
+        /// The cell's `deepDispatches`, loaded after the fence.
+        var deepSeen = 0
+    }
+
+    // Record words.
+    /// The record's words; `deep` (a read-modify-write, never buffered) last.
+    static let epochWord = 0, level0 = 1, level1 = 2, deepWord = 3
+
+    let defect: Defect
+    let fence: HeavyFenceMode
+    /// The proposed fix: the outermost leave reclaims the chains that nested leaves and
+    /// mutations inside handlers noted, instead of their reclaiming at once (or never).
+    let deferredReclaims: Bool
+    /// Whether the inner dispatch is nested deeper than `trackedDepth`: counted in the record's
+    /// `deep` and the cell's `deepDispatches` (read-modify-writes) instead of named at level 1.
+    let innerIsDeep: Bool
+    var epoch = 1
+    var chains: [Chain]
+    var nextSnapshot: Int
+    var records: BufferedRecords
+    var registered: [Bool]
+    var released: Set<Int> = []
+    var useAfterRelease = false
+    /// Whether a reader released a snapshot while inside a dispatch (leaving a nested one).
+    var releasedInsideDispatch = false
+    var threads: [Thread]
+
+    var readerCount: Int { registered.count }
+
+    init(
+        readers: [Reader], writers: [Writer], chains: Int, bufferDepth: Int, fence: HeavyFenceMode, defect: Defect,
+        deferredReclaims: Bool, innerIsDeep: Bool
+    ) {
+        self.defect = defect
+        self.fence = fence
+        self.deferredReclaims = deferredReclaims
+        self.innerIsDeep = innerIsDeep
+        self.chains = (0..<chains).map { Chain(current: $0) }
+        nextSnapshot = chains
+        records = BufferedRecords(readers: readers.count, words: 4, depth: bufferDepth)
+        registered = Array(repeating: false, count: readers.count)
+        threads =
+            readers.map { Thread(path: $0.path, isReader: true, remaining: $0.count, mutates: $0.mutates ?? -1) }
+            + writers.map { Thread(path: [$0.chain], isReader: false, remaining: $0.count, pc: 30) }
+    }
+
+    // Reader: 0 register (once) or name the outer chain at level 0, 1 load the epoch, 2 announce
+    // it, 3 load the outer pointer, 4 use it, 5 name the inner chain at level 1, 6 load the inner
+    // pointer, 7 use it, 8 clear level 1, 9 load the inner chain's pending, 10 use the outer
+    // snapshot again, 11 store epoch 0, 12 load the outer pending, 13 load the epoch, 14 reclaim
+    // each noted chain (`deferredReclaims`). The outer handler's mutation: 20 lock and
+    // swap, 21 advance the epoch, 22 append, 23 count it and unlock (read-modify-writes and a
+    // mutex: each empties the thread's buffer). `innerIsDeep`: 5 count the inner dispatch in the
+    // cell, 15 in the record; 8 uncount it in the record, 16 in the cell.
+    // Writer: 30 lock and swap, 31 advance the epoch, 32 append, 33 count it and unlock.
+    // Reclaim of `chain`: 40 request, 41 try to become the reclaimer, 42 read requests, 43 take
+    // the candidates, 44 list the records, 45 fence, 51 load the cell's `deepDispatches`, 46 load
+    // one word of one record (the epoch, `deep` if the cell's count is nonzero, level 0's chain,
+    // level 1's), 47 put back the kept and count down, 48 let go, 49 release, 50 re-check the
+    // requests.
+
+    mutating func step(_ index: Int) -> Bool {
+        if index >= threads.count { return records.flushOldest(of: index - threads.count) }
+        var thread = threads[index]
+        guard !thread.done else { return false }
+        let me = thread.isReader ? index : nil
+        switch thread.pc {
+        case 0:
+            if thread.remaining == 0 {
+                thread.done = true
+            } else if !registered[index] {
+                registered[index] = true
+                records.drain(index)
+            } else {
+                guard records.store(thread.path[0] + 1, to: Self.level0, by: index) else { return false }
+                thread.pc = 1
+            }
+        case 1:
+            thread.announced = epoch
+            thread.pc = 2
+        case 2:
+            guard records.store(thread.announced, to: Self.epochWord, by: index) else { return false }
+            thread.pc = 3
+        case 3:
+            thread.pointers[0] = chains[thread.path[0]].current
+            thread.pc = 4
+        case 4:
+            if released.contains(thread.pointers[0]) { useAfterRelease = true }
+            thread.pc = thread.mutates >= 0 ? 20 : thread.path.count > 1 ? 5 : 10
+        case 20:
+            guard !chains[thread.mutates].publishing else { return false }
+            records.drain(index)
+            chains[thread.mutates].publishing = true
+            thread.displaced = chains[thread.mutates].current
+            chains[thread.mutates].current = nextSnapshot
+            nextSnapshot += 1
+            thread.pc = 21
+        case 21:
+            epoch += 1
+            thread.retiredAt = epoch
+            thread.pc = 22
+        case 22:
+            chains[thread.mutates].retired.append(Retired(epoch: thread.retiredAt, snapshot: thread.displaced))
+            thread.displaced = 0
+            thread.retiredAt = 0
+            thread.pc = 23
+        case 23:
+            chains[thread.mutates].pending += 1
+            chains[thread.mutates].publishing = false
+            thread.owed |= 1 << thread.mutates
+            thread.pc = thread.path.count > 1 ? 5 : 10
+        case 5 where innerIsDeep:
+            records.drain(index)
+            if defect != .deepNotCountedInTheCell { chains[thread.path[1]].deepDispatches += 1 }
+            thread.pc = 15
+        case 15:
+            records.memory[index][Self.deepWord] += 1
+            thread.pc = 6
+        case 5:
+            if defect != .nestedChainNotNamed {
+                guard records.store(thread.path[1] + 1, to: Self.level1, by: index) else { return false }
+            }
+            thread.pc = 6
+        case 6:
+            thread.pointers[1] = chains[thread.path[1]].current
+            thread.pc = 7
+        case 7:
+            if released.contains(thread.pointers[1]) { useAfterRelease = true }
+            thread.pointers[1] = 0
+            thread.pc = 8
+        case 8 where innerIsDeep:
+            records.drain(index)
+            records.memory[index][Self.deepWord] -= 1
+            thread.pc = 16
+        case 16:
+            if defect != .deepNotCountedInTheCell { chains[thread.path[1]].deepDispatches -= 1 }
+            thread.pc = 9
+        case 8:
+            if defect != .nestedChainNotNamed {
+                guard records.store(0, to: Self.level1, by: index) else { return false }
+            }
+            thread.pc = 9
+        case 9:
+            if chains[thread.path[1]].pending != 0 && defect != .nestedLeaveNeverReclaims {
+                if deferredReclaims {
+                    thread.owed |= 1 << thread.path[1]
+                    thread.pc = 10
+                } else {
+                    startReclaim(&thread, chain: thread.path[1], resume: 10)
+                }
+            } else {
+                thread.pc = 10
+            }
+        case 10:
+            if released.contains(thread.pointers[0]) { useAfterRelease = true }
+            thread.pointers[0] = 0
+            thread.pc = 11
+        case 11:
+            guard records.store(0, to: Self.epochWord, by: index) else { return false }
+            thread.pc = 12
+        case 12:
+            thread.sawPending = chains[thread.path[0]].pending != 0
+            thread.pc = 13
+        case 13:
+            thread.remaining -= 1
+            let reclaim = thread.sawPending && epoch != thread.announced
+            thread.announced = 0
+            thread.sawPending = false
+            if reclaim { startReclaim(&thread, chain: thread.path[0], resume: 14) } else { thread.pc = 14 }
+        case 14:
+            if deferredReclaims && thread.owed != 0 {
+                let chain = thread.owed.trailingZeroBitCount
+                thread.owed &= ~(1 << chain)
+                startReclaim(&thread, chain: chain, resume: 14)
+            } else {
+                thread.owed = 0
+                thread.pc = 0
+            }
+        case 30:
+            let chain = thread.path[0]
+            if thread.remaining == 0 {
+                thread.done = true
+            } else {
+                guard !chains[chain].publishing else { return false }
+                chains[chain].publishing = true
+                thread.pointers[0] = chains[chain].current
+                chains[chain].current = nextSnapshot
+                nextSnapshot += 1
+                thread.pc = 31
+            }
+        case 31:
+            epoch += 1
+            thread.announced = epoch
+            thread.pc = 32
+        case 32:
+            chains[thread.path[0]].retired.append(Retired(epoch: thread.announced, snapshot: thread.pointers[0]))
+            thread.pointers[0] = 0
+            thread.announced = 0
+            thread.pc = 33
+        case 33:
+            chains[thread.path[0]].pending += 1
+            chains[thread.path[0]].publishing = false
+            thread.remaining -= 1
+            startReclaim(&thread, chain: thread.path[0], resume: 30)
+        case 40:
+            chains[thread.chain].requests += 1
+            if thread.isReader { records.drain(index) }
+            thread.pc = 41
+        case 41:
+            if chains[thread.chain].reclaiming {
+                endReclaim(&thread)
+            } else {
+                chains[thread.chain].reclaiming = true
+                thread.pc = 42
+            }
+        case 42:
+            thread.seen = chains[thread.chain].requests
+            thread.pc = 43
+        case 43:
+            thread.candidates = chains[thread.chain].retired
+            chains[thread.chain].retired = []
+            thread.blocked = Array(repeating: false, count: thread.candidates.count)
+            thread.pc = thread.candidates.isEmpty ? 48 : 44
+        case 44:
+            thread.listed = 0
+            for reader in registered.indices where registered[reader] { thread.listed |= 1 << reader }
+            thread.pc = 45
+        case 45:
+            let others = thread.listed & ~(thread.isReader ? 1 << index : 0)
+            if defect != .noHeavyFence && (fence == .always || others != 0) { records.drainAll() }
+            thread.pc = 51
+        case 51:
+            thread.deepSeen = chains[thread.chain].deepDispatches
+            thread.scanned = nextListed(thread.listed, from: 0)
+            thread.word = 0
+            thread.pc = thread.scanned < readerCount ? 46 : 47
+        case 46:
+            let value = records.load(thread.word, of: thread.scanned, by: me)
+            var recordDone = false
+            switch thread.word {
+            case Self.epochWord:
+                thread.recordEpoch = value
+                recordDone = value == 0 || !thread.candidates.contains { value < $0.epoch }
+                thread.word = thread.deepSeen != 0 ? Self.deepWord : Self.level0
+            case Self.deepWord:
+                if value != 0 {
+                    holdBack(&thread)
+                    recordDone = true
+                } else {
+                    thread.word = Self.level0
+                }
+            case Self.level0:
+                if value == thread.chain + 1 {
+                    holdBack(&thread)
+                    recordDone = true
+                } else {
+                    thread.word = Self.level1
+                }
+            default: // level 1
+                if value == thread.chain + 1 { holdBack(&thread) }
+                recordDone = true
+            }
+            if recordDone {
+                thread.recordEpoch = 0
+                thread.word = 0
+                thread.scanned = nextListed(thread.listed, from: thread.scanned + 1)
+                if thread.scanned == readerCount { thread.pc = 47 }
+            }
+        case 47:
+            var kept: [Retired] = []
+            for (offset, item) in thread.candidates.enumerated() {
+                if thread.blocked[offset] { kept.append(item) } else { thread.freeing.append(item.snapshot) }
+            }
+            chains[thread.chain].retired = kept + chains[thread.chain].retired
+            chains[thread.chain].pending -= thread.freeing.count
+            thread.candidates = []
+            thread.blocked = []
+            thread.deepSeen = 0
+            thread.listed = 0
+            thread.scanned = 0
+            thread.pc = 48
+        case 48:
+            chains[thread.chain].reclaiming = false
+            thread.pc = 49
+        case 49:
+            if thread.isReader && thread.resume == 10 && !thread.freeing.isEmpty { releasedInsideDispatch = true }
+            released.formUnion(thread.freeing)
+            thread.freeing = []
+            thread.pc = 50
+        case 50:
+            if chains[thread.chain].requests == thread.seen { endReclaim(&thread) } else { thread.pc = 41 }
+        default:
+            fatalError("no step \(thread.pc)")
+        }
+        threads[index] = thread
+        return true
+    }
+
+    func startReclaim(_ thread: inout Thread, chain: Int, resume: Int) {
+        thread.chain = chain
+        thread.resume = resume
+        thread.pc = 40
+    }
+
+    func endReclaim(_ thread: inout Thread) {
+        thread.pc = thread.resume
+        thread.chain = 0
+        thread.resume = 0
+        thread.seen = 0
+    }
+
+    /// The scanned record names the reclaimed chain: every candidate retired after its epoch is
+    /// held back.
+    func holdBack(_ thread: inout Thread) {
+        for (offset, item) in thread.candidates.enumerated() where thread.recordEpoch < item.epoch {
+            thread.blocked[offset] = true
+        }
+    }
+
+    func nextListed(_ listed: Int, from start: Int) -> Int {
+        var reader = start
+        while reader < readerCount && listed & (1 << reader) == 0 { reader += 1 }
+        return reader
+    }
+
+    var violation: String? { useAfterRelease ? "a snapshot was used after its release" : nil }
+
+    var finalViolation: String? {
+        if threads.contains(where: { !$0.done }) || !records.isDrained { return "deadlock" }
+        let displaced = Set(0..<nextSnapshot).subtracting(chains.map(\.current))
+        let stranded = displaced.subtracting(released)
+        return stranded.isEmpty ? nil : "snapshots \(stranded.sorted()) retired and never released"
+    }
+
+    static func check(
+        readers: [Reader], writers: [Writer], bufferDepth: Int = 2, fence: HeavyFenceMode = .always,
+        defect: Defect = .none, deferredReclaims: Bool = false, innerIsDeep: Bool = false,
+        releasesOutsideDispatches: Bool = false, safetyOnly: Bool = false
+    ) -> (violation: String?, states: Int) {
+        let initial = NestedReadSideModel(
+            readers: readers, writers: writers, chains: 2, bufferDepth: bufferDepth, fence: fence, defect: defect,
+            deferredReclaims: deferredReclaims, innerIsDeep: innerIsDeep)
+        return exploreInterleavings(
+            initial, threads: readers.count + writers.count + readers.count,
+            step: { $0.step($1) },
+            check: { state in
+                if releasesOutsideDispatches && state.releasedInsideDispatch {
+                    return "a snapshot was released inside a dispatch"
+                }
+                return state.violation
+            },
+            final: { safetyOnly ? nil : $0.finalViolation })
+    }
+}
+
+@Suite("Concurrent read side across chains and nesting levels, every interleaving")
+struct NestedReadSideModelTests {
+    typealias Reader = NestedReadSideModel.Reader
+    typealias Writer = NestedReadSideModel.Writer
+
+    /// Nested dispatches (of another chain, or of the same one), every store of a reader's
+    /// record buffered up to two deep.
+    @Test(arguments: [
+        ([Reader(path: [1, 0], count: 1)], [Writer(chain: 0, count: 2)]),
+        ([Reader(path: [1, 0], count: 2)], [Writer(chain: 0, count: 1)]),
+        ([Reader(path: [0, 0], count: 1)], [Writer(chain: 0, count: 2)]),
+        ([Reader(path: [1, 0], count: 1)], [Writer(chain: 1, count: 2)]),
+    ])
+    func nestedDispatchesNeverUseAReleasedSnapshotAndReleaseEveryDisplacedOne(readers: [Reader], writers: [Writer]) {
+        let result = NestedReadSideModel.check(readers: readers, writers: writers)
+        #expect(result.violation == nil)
+        #expect(result.states > 1000)
+        // The proposed fix, too.
+        let fixed = NestedReadSideModel.check(
+            readers: readers, writers: writers, deferredReclaims: true, releasesOutsideDispatches: true)
+        #expect(fixed.violation == nil)
+    }
+
+    @Test(arguments: [
+        (NestedReadSideModel.Defect.nestedChainNotNamed, "a snapshot was used after its release"),
+        (.nestedLeaveNeverReclaims, "never released"),
+        (.noHeavyFence, "never released"),
+    ])
+    func nestedDefectsAreFound(defect: NestedReadSideModel.Defect, expected: String) {
+        let result = NestedReadSideModel.check(
+            readers: [Reader(path: [1, 0], count: 1)], writers: [Writer(chain: 0, count: 1)], defect: defect)
+        #expect(result.violation?.contains(expected) == true, "\(result.violation ?? "none")")
+    }
+
+    /// The inner dispatch nested deeper than `trackedDepth`: counted in the record's `deep` and
+    /// the cell's `deepDispatches` (read-modify-writes), which a reclaim of that chain checks
+    /// after its heavy fence; a reclaim of another chain ignores the deep count.
+    @Test(arguments: [
+        ([Reader(path: [1, 0], count: 1)], [Writer(chain: 0, count: 2)]),
+        ([Reader(path: [1, 0], count: 2)], [Writer(chain: 0, count: 1)]),
+        ([Reader(path: [0, 0], count: 1)], [Writer(chain: 0, count: 2)]),
+        ([Reader(path: [0, 1], count: 1)], [Writer(chain: 0, count: 2)]),
+    ])
+    func deepDispatchesNeverUseAReleasedSnapshotAndReleaseEveryDisplacedOne(readers: [Reader], writers: [Writer]) {
+        let result = NestedReadSideModel.check(readers: readers, writers: writers, innerIsDeep: true)
+        #expect(result.violation == nil)
+        #expect(result.states > 1000)
+        let fixed = NestedReadSideModel.check(
+            readers: readers, writers: writers, deferredReclaims: true, innerIsDeep: true,
+            releasesOutsideDispatches: true)
+        #expect(fixed.violation == nil)
+    }
+
+    @Test func aDeepDispatchNotCountedInItsChainsCellIsFound() {
+        let result = NestedReadSideModel.check(
+            readers: [Reader(path: [1, 0], count: 1)], writers: [Writer(chain: 0, count: 1)],
+            defect: .deepNotCountedInTheCell, innerIsDeep: true)
+        #expect(result.violation == "a snapshot was used after its release")
+    }
+
+    /// A nested dispatch's chain name still in the store buffer when the reclaimer scans without
+    /// the heavy fence: found with store buffers only.
+    @Test func nestedWithoutTheHeavyFenceUsesAReleasedSnapshotOnlyWithStoreBuffers() {
+        let readers = [Reader(path: [1, 0], count: 1)], writers = [Writer(chain: 0, count: 1)]
+        let buffered = NestedReadSideModel.check(
+            readers: readers, writers: writers, bufferDepth: 1, defect: .noHeavyFence, safetyOnly: true)
+        #expect(buffered.violation == "a snapshot was used after its release")
+        let immediate = NestedReadSideModel.check(
+            readers: readers, writers: writers, bufferDepth: 0, defect: .noHeavyFence)
+        #expect(immediate.violation == nil)
+    }
+
+    /// The code's behaviour (`ReadSideReclamationTests`): a handler of chain 1 mutates chain 0;
+    /// nobody reclaims the snapshot it displaced, even with a reader of chain 0 leaving after it.
+    /// With the proposed fix (the outermost leave reclaims the chains noted by mutations inside
+    /// handlers and by nested leaves) every displaced snapshot is released, none inside a
+    /// dispatch, and none is used after its release.
+    @Test(arguments: [
+        [Reader(path: [1], count: 1, mutates: 0)],
+        [Reader(path: [1], count: 2, mutates: 0), Reader(path: [0], count: 1)],
+    ])
+    func aMutationInAnotherChainsHandlerStrandsItsSnapshotUnlessTheLeaveReclaimsIt(readers: [Reader]) {
+        let code = NestedReadSideModel.check(readers: readers, writers: [])
+        #expect(code.violation?.contains("never released") == true)
+        let fixed = NestedReadSideModel.check(
+            readers: readers, writers: [], deferredReclaims: true, releasesOutsideDispatches: true)
+        #expect(fixed.violation == nil)
+        #expect(fixed.states > 20)
+    }
+
+    /// `leaveConcurrentDispatch` says it releases snapshots "on leaving the outermost dispatch, so
+    /// that deinits it runs run outside every dispatch", but a nested leave that sees `pending`
+    /// reclaims at once (without that the snapshot would be stranded: `.nestedLeaveNeverReclaims`).
+    /// Deferring the nested reclaim to the outermost leave keeps both promises.
+    @Test(arguments: [
+        ([Reader(path: [1, 0], count: 1)], [Writer(chain: 0, count: 2)]),
+        ([Reader(path: [0, 0], count: 1)], [Writer(chain: 0, count: 1)]),
+        ([Reader(path: [1, 0], count: 1, mutates: 0)], [Writer(chain: 0, count: 1)]),
+    ])
+    func aNestedLeaveReleasesInsideTheDispatchUnlessItDefersTheReclaim(readers: [Reader], writers: [Writer]) {
+        let code = NestedReadSideModel.check(readers: readers, writers: writers, releasesOutsideDispatches: true)
+        #expect(code.violation == "a snapshot was released inside a dispatch")
+        let fixed = NestedReadSideModel.check(
+            readers: readers, writers: writers, deferredReclaims: true, releasesOutsideDispatches: true)
+        #expect(fixed.violation == nil)
+        #expect(fixed.states > 1000)
+    }
+}
