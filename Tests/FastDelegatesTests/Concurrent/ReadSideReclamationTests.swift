@@ -1,18 +1,18 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import FastDelegates
 
 /// When the read side releases a displaced snapshot (and the removed strong targets it holds)
-/// across chains and nesting levels. A behaviour that contradicts the documentation is stated
-/// inside `withKnownIssue`: a fix makes the test fail, and then `withKnownIssue` goes.
+/// across chains and nesting levels.
 @Suite("Concurrent read side, reclamation across chains")
 struct ReadSideReclamationTests {
-    /// `reclaimRetired` leaves a mutation's displaced snapshot to "the outermost dispatch when it
-    /// leaves", but that dispatch reclaims only its own chain's cell: a strong target removed
-    /// from chain `c` inside a handler of chain `b` stays alive (held by `c`'s retired snapshot)
-    /// after the send returns, after sends on `c` (whose readers announce the current epoch, so
-    /// they see no overlapping retirement), until `c` is mutated again.
+    /// A mutation of chain `c` inside a handler of chain `b` leaves its displaced snapshot to the
+    /// thread's outermost dispatch, which releases it when it leaves (`deferredReclaims`): the
+    /// strong target removed from `c` is gone once the send on `b` returns, and its deinit ran
+    /// outside every dispatch. (Before, only `b`'s own snapshots were released there, and the
+    /// target lived on until `c` was mutated again.)
     @Test func aStrongTargetRemovedInAnotherChainsHandlerIsReleasedOnceTheSendReturns() {
         let log = Log()
         let b = ConcurrentDelegateChain(), c = ConcurrentDelegateChain()
@@ -28,14 +28,37 @@ struct ReadSideReclamationTests {
         }
         b.add(remover)
         b.send(Scroll.didScroll, 1)
+        #expect(weakTarget == nil)
         c.send(Scroll.didScroll, 2)
         #expect(c.count == 0)
         #expect(!log.events.contains("target.didScroll(2)"))
-        withKnownIssue("the retired snapshot of `c` is reclaimed by nobody until `c` changes again") {
-            #expect(weakTarget == nil)
+    }
+
+    /// A removed strong target released when a nested dispatch leaves is deinitialized outside
+    /// every dispatch: here a handler of chain `b` sends on chain `c`, whose handler removes the
+    /// target from `c`; `c`'s dispatch ends inside `b`'s, which must release it only when it
+    /// leaves. (Before, the nested leave released it at once, inside `b`'s dispatch.)
+    @Test func aDeinitOfARemovedStrongTargetRunsOutsideEveryDispatch() {
+        let b = ConcurrentDelegateChain(), c = ConcurrentDelegateChain()
+        let insideWhenDeinit = Mutex<Bool?>(nil)
+        weak var weakTarget: DeinitProbe?
+        do {
+            let target = DeinitProbe { insideWhenDeinit.withLock { $0 = isInsideConcurrentDispatch() } }
+            weakTarget = target
+            c.add(target, retention: .strong, responses: SendableResponses())
         }
-        c.add(Probe("other", log: log)) // the next mutation of `c` reclaims it
+        let log = Log()
+        let remover = Probe("remover", log: log)
+        remover.onScroll = { _, _ in
+            if let target = weakTarget { c.remove(target) }
+        }
+        c.add(remover)
+        let relay = Probe("relay", log: log)
+        relay.onScroll = { _, value in c.send(Scroll.didScroll, value) }
+        b.add(relay)
+        b.send(Scroll.didScroll, 1)
         #expect(weakTarget == nil)
+        #expect(insideWhenDeinit.withLock { $0 } == false)
     }
 
     /// A thread nested deeper than `trackedDepth` holds back only the chains it dispatches in
@@ -77,4 +100,11 @@ struct ReadSideReclamationTests {
         #expect(releasedWhileDeep == true)
         #expect(weakTarget == nil)
     }
+}
+
+/// Calls `onDeinit` from its deinit.
+final class DeinitProbe: Sendable {
+    let onDeinit: @Sendable () -> Void
+    init(_ onDeinit: @escaping @Sendable () -> Void) { self.onDeinit = onDeinit }
+    deinit { onDeinit() }
 }
