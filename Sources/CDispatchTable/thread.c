@@ -3,6 +3,7 @@
 #include "cdt_thread.h"
 
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #if defined(__linux__)
@@ -82,7 +83,13 @@ void cdt_heavy_fence(void) {
     atomic_thread_fence(memory_order_seq_cst);
 #if defined(__linux__) && defined(SYS_membarrier)
     if (atomic_load_explicit(&fence_kind, memory_order_acquire) == 2) {
-        (void)syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+        // Sends rely on it for their ordering: failing silently would let a removal return while
+        // a call runs. It cannot fail once registration succeeded, short of a seccomp filter
+        // installed since, so this stops the process with a message instead.
+        if (syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) != 0) {
+            fputs("FastDelegates: membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) failed\n", stderr);
+            abort();
+        }
         atomic_thread_fence(memory_order_seq_cst);
     }
 #endif
