@@ -12,9 +12,10 @@ import Testing
 // does, one load per step after the heavy fence: the epoch, then level 0's chain, then level 1's.
 // One writer per chain, serialized by that chain's mutex. A reader's outer handler may also
 // publish to a chain (a mutation inside a handler: no reclaim, as `reclaimRetired` does inside a
-// dispatch). `deferredReclaims` models a proposed fix: a nested leave that sees `pending` and a
-// mutation inside a handler only note their chain in the record, and the outermost leave
-// reclaims the noted chains. Checked as in the one-chain model; `releasesOutsideDispatches`
+// dispatch). `deferredReclaims` (the default) models what the code does
+// (`ReaderRecord.deferredReclaims`): a nested leave that sees `pending` and a mutation inside a
+// handler only note their chain in the record, and the outermost leave reclaims the noted
+// chains; `deferredReclaims: false` is the earlier protocol, whose defects the tests show. Checked as in the one-chain model; `releasesOutsideDispatches`
 // also checks what `leaveConcurrentDispatch` documents: no snapshot is released (no deinit of a
 // removed strong target runs) by a thread inside a dispatch.
 //
@@ -490,7 +491,7 @@ struct NestedReadSideModel: Hashable {
 
     static func check(
         readers: [Reader], writers: [Writer], bufferDepth: Int = 2, fence: HeavyFenceMode = .always,
-        defect: Defect = .none, deferredReclaims: Bool = false, innerIsDeep: Bool = false,
+        defect: Defect = .none, deferredReclaims: Bool = true, innerIsDeep: Bool = false,
         releasesOutsideDispatches: Bool = false, safetyOnly: Bool = false
     ) -> (violation: String?, states: Int) {
         let initial = NestedReadSideModel(
@@ -581,39 +582,40 @@ struct NestedReadSideModelTests {
         #expect(immediate.violation == nil)
     }
 
-    /// The code's behaviour (`ReadSideReclamationTests`): a handler of chain 1 mutates chain 0;
-    /// nobody reclaims the snapshot it displaced, even with a reader of chain 0 leaving after it.
-    /// With the proposed fix (the outermost leave reclaims the chains noted by mutations inside
-    /// handlers and by nested leaves) every displaced snapshot is released, none inside a
+    /// The earlier protocol (`deferredReclaims: false`): a handler of chain 1 mutates chain 0;
+    /// nobody reclaims the snapshot it displaced, even with a reader of chain 0 leaving after it
+    /// (`ReadSideReclamationTests` checks the code).
+    /// With the fix the code has now (the outermost leave reclaims the chains noted by mutations
+    /// inside handlers and by nested leaves) every displaced snapshot is released, none inside a
     /// dispatch, and none is used after its release.
     @Test(arguments: [
         [Reader(path: [1], count: 1, mutates: 0)],
         [Reader(path: [1], count: 2, mutates: 0), Reader(path: [0], count: 1)],
     ])
     func aMutationInAnotherChainsHandlerStrandsItsSnapshotUnlessTheLeaveReclaimsIt(readers: [Reader]) {
-        let code = NestedReadSideModel.check(readers: readers, writers: [])
-        #expect(code.violation?.contains("never released") == true)
-        let fixed = NestedReadSideModel.check(
-            readers: readers, writers: [], deferredReclaims: true, releasesOutsideDispatches: true)
-        #expect(fixed.violation == nil)
-        #expect(fixed.states > 20)
+        let before = NestedReadSideModel.check(readers: readers, writers: [], deferredReclaims: false)
+        #expect(before.violation?.contains("never released") == true)
+        let code = NestedReadSideModel.check(readers: readers, writers: [], releasesOutsideDispatches: true)
+        #expect(code.violation == nil)
+        #expect(code.states > 20)
     }
 
-    /// `leaveConcurrentDispatch` says it releases snapshots "on leaving the outermost dispatch, so
-    /// that deinits it runs run outside every dispatch", but a nested leave that sees `pending`
-    /// reclaims at once (without that the snapshot would be stranded: `.nestedLeaveNeverReclaims`).
-    /// Deferring the nested reclaim to the outermost leave keeps both promises.
+    /// `leaveConcurrentDispatch` releases snapshots "on leaving the outermost dispatch, so that
+    /// deinits it runs run outside every dispatch". The earlier protocol's nested leave that saw
+    /// `pending` reclaimed at once (without that the snapshot would be stranded:
+    /// `.nestedLeaveNeverReclaims`); deferring the nested reclaim to the outermost leave, as the
+    /// code does now, keeps both promises.
     @Test(arguments: [
         ([Reader(path: [1, 0], count: 1)], [Writer(chain: 0, count: 2)]),
         ([Reader(path: [0, 0], count: 1)], [Writer(chain: 0, count: 1)]),
         ([Reader(path: [1, 0], count: 1, mutates: 0)], [Writer(chain: 0, count: 1)]),
     ])
     func aNestedLeaveReleasesInsideTheDispatchUnlessItDefersTheReclaim(readers: [Reader], writers: [Writer]) {
+        let before = NestedReadSideModel.check(
+            readers: readers, writers: writers, deferredReclaims: false, releasesOutsideDispatches: true)
+        #expect(before.violation == "a snapshot was released inside a dispatch")
         let code = NestedReadSideModel.check(readers: readers, writers: writers, releasesOutsideDispatches: true)
-        #expect(code.violation == "a snapshot was released inside a dispatch")
-        let fixed = NestedReadSideModel.check(
-            readers: readers, writers: writers, deferredReclaims: true, releasesOutsideDispatches: true)
-        #expect(fixed.violation == nil)
-        #expect(fixed.states > 1000)
+        #expect(code.violation == nil)
+        #expect(code.states > 1000)
     }
 }
