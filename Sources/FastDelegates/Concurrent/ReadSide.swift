@@ -69,8 +69,8 @@ final class ReaderRecord: @unchecked Sendable {
     let deep = Atomic<Int>(0)
     /// The call slots: the registration (its address) whose handler the thread calls at each
     /// nesting level, or 0, up to `trackedDepth` (deeper calls count themselves in the
-    /// registration's `inFlight`). Allocated with the record and never freed: records are
-    /// reused, never released (`ReadSide` keeps every one).
+    /// registration's `inFlight`). Allocated with the record, on a cache line of their own, and
+    /// never freed: records are reused, never released (`ReadSide` keeps every one).
     @usableFromInline
     let calls: UnsafeMutablePointer<Atomic<UInt>>
     /// Chains whose retired snapshots this thread's outermost dispatch must try to release
@@ -85,7 +85,11 @@ final class ReaderRecord: @unchecked Sendable {
         (0, 0, 0, 0, 0, 0, 0, 0)
 
     init() {
-        calls = .allocate(capacity: trackedDepth)
+        // A cache line of its own: another thread's record must not share it.
+        let line = 64
+        precondition(MemoryLayout<Atomic<UInt>>.stride * trackedDepth <= line)
+        calls = UnsafeMutableRawPointer.allocate(byteCount: line, alignment: line)
+            .bindMemory(to: Atomic<UInt>.self, capacity: trackedDepth)
         for level in 0..<trackedDepth { (calls + level).initialize(to: Atomic(0)) }
     }
 

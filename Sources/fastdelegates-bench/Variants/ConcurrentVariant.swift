@@ -102,10 +102,12 @@ enum ConcurrentVariant {
     /// harness thread's `run` neither waits for the worker to wake nor to stop (on a loaded
     /// 2-core machine either can take a whole scheduler time slice): it resumes a worker that
     /// has not stopped yet, or wakes an idle one, and tells it to stop at the end. The worker's
-    /// targets and `sent` are read only once it is idle (`waitUntilIdle`, untimed).
+    /// targets and `sent` are read only once it is idle (`waitUntilIdle`, untimed). While it
+    /// sends, the worker writes only its stack and its own targets (`WorkerTarget`, a size
+    /// class of their own), so no cache line it writes can hold the harness thread's data.
     final class Worker: @unchecked Sendable {
         let chain: ConcurrentDelegateChain
-        let targets: [BenchTarget]
+        let targets: [WorkerTarget]
         let start = DispatchSemaphore(value: 0)
         let state = Atomic<Int>(0)
         let quit = Atomic<Bool>(false)
@@ -113,7 +115,7 @@ enum ConcurrentVariant {
         var sent = 0
         private var value = 0
 
-        init(chain: ConcurrentDelegateChain, targets: [BenchTarget]) {
+        init(chain: ConcurrentDelegateChain, targets: [WorkerTarget]) {
             self.chain = chain
             self.targets = targets
         }
@@ -123,11 +125,14 @@ enum ConcurrentVariant {
                 start.wait()
                 if quit.load(ordering: .acquiring) { return }
                 while true {
+                    var sent = self.sent, value = self.value
                     while state.load(ordering: .relaxed) == 1 {
                         chain.send(ConcurrentVariant.workerTick, value)
                         sent &+= value
                         value &+= 1
                     }
+                    self.sent = sent
+                    self.value = value
                     if state.compareExchange(expected: 2, desired: 0, ordering: .acquiringAndReleasing).exchanged {
                         break
                     }
@@ -162,8 +167,8 @@ enum ConcurrentVariant {
 
         init(_ n: Int, shared: Bool) {
             (chain, targets) = ConcurrentVariant.chain(n)
-            let workerTargets = BenchTarget.make(n)
-            let workerResponses = SendableResponses<BenchTarget>().on(ConcurrentVariant.workerTick) { me, value in
+            let workerTargets = (0..<n).map { _ in WorkerTarget() }
+            let workerResponses = SendableResponses<WorkerTarget>().on(ConcurrentVariant.workerTick) { me, value in
                 me.sum &+= value
             }
             let workerChain = shared ? chain : ConcurrentDelegateChain()
@@ -198,4 +203,12 @@ enum ConcurrentVariant {
             return consistent ? mine : mine &+ 1
         }
     }
+}
+
+/// A target of the two-thread variants' worker: `BenchTarget`'s work, padded into another
+/// allocation size class, so that no worker target shares a cache line with the harness
+/// thread's targets (false sharing would be measured as the cost of sharing the chain).
+final class WorkerTarget {
+    var sum = 0
+    private let padding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
 }
