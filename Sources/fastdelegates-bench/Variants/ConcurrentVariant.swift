@@ -30,6 +30,7 @@ enum ConcurrentVariant {
         case .tick: TickRunner(n)
         case .first: FirstRunner(n)
         case .responds: RespondsRunner(n)
+        case .churn: ChurnRunner(n)
         default: nil
         }
     }
@@ -81,6 +82,35 @@ enum ConcurrentVariant {
             answers &+= sum
         }
         var checksum: Int { answers }
+    }
+
+    /// The churn scenario of `fastdelegates-weak` on the concurrent chain: each step removes a
+    /// target (every other step) or lets it die, adds a fresh one, and sends. Each mutation
+    /// publishes a snapshot and, while another thread of the process has sent on a concurrent
+    /// chain (the two-thread variants' workers, once they exist), runs the heavy fence.
+    final class ChurnRunner: Runner {
+        let chain = ConcurrentDelegateChain()
+        let bank = Bank()
+        var live: [BenchTarget?]
+        var cursor = 0
+        var step = 0
+        init(_ n: Int) {
+            live = BenchTarget.make(n, bank: bank)
+            for target in live { chain.add(target!) }
+        }
+        @inline(never)
+        func run(_ count: Int, base: Int) {
+            for i in 0..<count {
+                if let old = live[cursor], step & 1 == 0 { chain.remove(old) }
+                let fresh = BenchTarget(id: 1, bank: bank)
+                live[cursor] = fresh // the old target dies here
+                chain.add(fresh)
+                cursor = cursor + 1 == live.count ? 0 : cursor + 1
+                step &+= 1
+                chain.send(Bench.tick, base &+ i)
+            }
+        }
+        var checksum: Int { live.reduce(bank.total) { $0 &+ ($1?.sum ?? 0) } }
     }
 
     final class RespondsRunner: Runner {
