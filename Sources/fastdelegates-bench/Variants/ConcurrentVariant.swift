@@ -30,7 +30,7 @@ enum ConcurrentVariant {
         case .tick: TickRunner(n)
         case .first: FirstRunner(n)
         case .responds: RespondsRunner(n)
-        case .churn: ChurnRunner(n)
+        case .churn: Churn(n)
         default: nil
         }
     }
@@ -84,33 +84,18 @@ enum ConcurrentVariant {
         var checksum: Int { answers }
     }
 
-    /// The churn scenario of `fastdelegates-weak` on the concurrent chain: each step removes a
-    /// target (every other step) or lets it die, adds a fresh one, and sends. Each mutation
-    /// publishes a snapshot and, while another thread of the process has sent on a concurrent
-    /// chain (the two-thread variants' workers, once they exist), runs the heavy fence.
-    final class ChurnRunner: Runner {
+    /// The churn scenario on the concurrent chain: each mutation publishes a snapshot and, while
+    /// another thread of the process has sent on a concurrent chain (the two-thread variants'
+    /// workers, while they exist), runs the heavy fence.
+    final class Churn: Churning {
+        let churn = ChurnState<BenchTarget>()
+        init(_ n: Int) { setUpChurn(n) }
         let chain = ConcurrentDelegateChain()
-        let bank = Bank()
-        var live: [BenchTarget?]
-        var cursor = 0
-        var step = 0
-        init(_ n: Int) {
-            live = BenchTarget.make(n, bank: bank)
-            for target in live { chain.add(target!) }
-        }
-        @inline(never)
-        func run(_ count: Int, base: Int) {
-            for i in 0..<count {
-                if let old = live[cursor], step & 1 == 0 { chain.remove(old) }
-                let fresh = BenchTarget(id: 1, bank: bank)
-                live[cursor] = fresh // the old target dies here
-                chain.add(fresh)
-                cursor = cursor + 1 == live.count ? 0 : cursor + 1
-                step &+= 1
-                chain.send(Bench.tick, base &+ i)
-            }
-        }
-        var checksum: Int { live.reduce(bank.total) { $0 &+ ($1?.sum ?? 0) } }
+        func makeTarget(bank: Bank) -> BenchTarget { BenchTarget(id: 1, bank: bank) }
+        func sum(of target: BenchTarget) -> Int { target.sum }
+        func add(_ target: BenchTarget) { chain.add(target) }
+        func remove(_ target: BenchTarget) { chain.remove(target) }
+        func tick(_ value: Int) { chain.send(Bench.tick, value) }
     }
 
     final class RespondsRunner: Runner {

@@ -9,7 +9,7 @@ enum FastDelegatesVariant {
             case (.tick, _): TickRunner(n, retention: retention, mode: mode)
             case (.first, .nonBreaking): FirstRunner(n, retention: retention)
             case (.responds, .nonBreaking): RespondsRunner(n, retention: retention)
-            case (.churn, .nonBreaking): ChurnRunner(n, retention: retention)
+            case (.churn, .nonBreaking): Churn(n, retention: retention)
             case (.lookup(let messages), .nonBreaking) where retention == .weak: LookupRunner(messages: messages)
             default: nil
             }
@@ -102,31 +102,20 @@ enum FastDelegatesVariant {
 
     /// Keeps `n` live targets; each step retires the oldest (removed on even steps, dropped to
     /// die on odd ones when weak), adds a fresh one, and ticks.
-    final class ChurnRunner: Runner {
+    final class Churn: Churning {
+        let churn = ChurnState<BenchTarget>()
         let chain = DelegateChain()
-        let bank = Bank()
         let retention: Retention
-        var live: [BenchTarget?]
-        var cursor = 0
-        var step = 0
         init(_ n: Int, retention: Retention) {
             self.retention = retention
-            live = BenchTarget.make(n, bank: bank)
-            for target in live { chain.add(target!, retention: retention) }
+            setUpChurn(n)
         }
-        @inline(never)
-        func run(_ count: Int, base: Int) {
-            for i in 0..<count {
-                if let old = live[cursor], retention == .strong || step & 1 == 0 { chain.remove(old) }
-                let fresh = BenchTarget(id: 1, bank: bank)
-                live[cursor] = fresh // the old target dies here
-                chain.add(fresh, retention: retention)
-                cursor = cursor + 1 == live.count ? 0 : cursor + 1
-                step &+= 1
-                chain.send(Bench.tick, base &+ i)
-            }
-        }
-        var checksum: Int { live.reduce(bank.total) { $0 &+ ($1?.sum ?? 0) } }
+        func makeTarget(bank: Bank) -> BenchTarget { BenchTarget(id: 1, bank: bank) }
+        func sum(of target: BenchTarget) -> Int { target.sum }
+        func add(_ target: BenchTarget) { chain.add(target, retention: retention) }
+        func remove(_ target: BenchTarget) { chain.remove(target) }
+        func tick(_ value: Int) { chain.send(Bench.tick, value) }
+        var removesEveryStep: Bool { retention == .strong }
     }
 }
 

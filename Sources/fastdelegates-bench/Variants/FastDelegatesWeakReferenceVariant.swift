@@ -33,7 +33,7 @@ enum FastDelegatesWeakReferenceVariant {
         case .tick: TickRunner(n)
         case .first: FirstRunner(n)
         case .responds: RespondsRunner(n)
-        case .churn: ChurnRunner(n)
+        case .churn: Churn(n)
         default: nil
         }
     }
@@ -84,30 +84,14 @@ enum FastDelegatesWeakReferenceVariant {
         var checksum: Int { trues }
     }
 
-    /// As FastDelegatesVariant.ChurnRunner: each step retires the oldest target (removed on
-    /// even steps, dropped to die on odd ones), adds a fresh one, and ticks.
-    final class ChurnRunner: Runner {
+    final class Churn: Churning {
+        let churn = ChurnState<WeakReferenceBenchTarget>()
+        init(_ n: Int) { setUpChurn(n) }
         let chain = DelegateChain()
-        let bank = Bank()
-        var live: [WeakReferenceBenchTarget?]
-        var cursor = 0
-        var step = 0
-        init(_ n: Int) {
-            live = WeakReferenceBenchTarget.make(n, bank: bank)
-            for target in live { chain.add(target!) }
-        }
-        @inline(never)
-        func run(_ count: Int, base: Int) {
-            for i in 0..<count {
-                if let old = live[cursor], step & 1 == 0 { chain.remove(old) }
-                let fresh = WeakReferenceBenchTarget(bank: bank)
-                live[cursor] = fresh // the old target dies here
-                chain.add(fresh)
-                cursor = cursor + 1 == live.count ? 0 : cursor + 1
-                step &+= 1
-                chain.send(Bench.tick, base &+ i)
-            }
-        }
-        var checksum: Int { live.reduce(bank.total) { $0 &+ ($1?.sum ?? 0) } }
+        func makeTarget(bank: Bank) -> WeakReferenceBenchTarget { WeakReferenceBenchTarget(bank: bank) }
+        func sum(of target: WeakReferenceBenchTarget) -> Int { target.sum }
+        func add(_ target: WeakReferenceBenchTarget) { chain.add(target) }
+        func remove(_ target: WeakReferenceBenchTarget) { chain.remove(target) }
+        func tick(_ value: Int) { chain.send(Bench.tick, value) }
     }
 }

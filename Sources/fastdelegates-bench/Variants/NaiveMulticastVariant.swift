@@ -46,7 +46,7 @@ enum NaiveMulticastVariant {
         case .tick: TickRunner(n)
         case .first: FirstRunner(n)
         case .responds: RespondsRunner(n)
-        case .churn: ChurnRunner(n)
+        case .churn: Churn(n)
         case .lookup: nil
         }
     }
@@ -105,28 +105,14 @@ enum NaiveMulticastVariant {
         var checksum: Int { trues }
     }
 
-    final class ChurnRunner: Runner {
+    final class Churn: Churning {
+        let churn = ChurnState<BenchTarget>()
+        init(_ n: Int) { setUpChurn(n) }
         let multicast = MulticastDelegate<any ScrollDelegate>()
-        let bank = Bank()
-        var live: [BenchTarget?]
-        var cursor = 0
-        var step = 0
-        init(_ n: Int) {
-            live = BenchTarget.make(n, bank: bank)
-            for target in live { multicast.add(target!) }
-        }
-        @inline(never)
-        func run(_ count: Int, base: Int) {
-            for i in 0..<count {
-                if let old = live[cursor], step & 1 == 0 { multicast.remove(old) }
-                let fresh = BenchTarget(id: 1, bank: bank)
-                live[cursor] = fresh
-                multicast.add(fresh)
-                cursor = cursor + 1 == live.count ? 0 : cursor + 1
-                step &+= 1
-                multicast.invoke { $0.scrollTick(base &+ i) }
-            }
-        }
-        var checksum: Int { live.reduce(bank.total) { $0 &+ ($1?.sum ?? 0) } }
+        func makeTarget(bank: Bank) -> BenchTarget { BenchTarget(id: 1, bank: bank) }
+        func sum(of target: BenchTarget) -> Int { target.sum }
+        func add(_ target: BenchTarget) { multicast.add(target) }
+        func remove(_ target: BenchTarget) { multicast.remove(target) }
+        func tick(_ value: Int) { multicast.invoke { $0.scrollTick(value) } }
     }
 }

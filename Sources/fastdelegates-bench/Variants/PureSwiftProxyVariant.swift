@@ -14,7 +14,7 @@ enum PureSwiftProxyVariant {
         case .first: FirstRunner(n)
         case .responds: RespondsRunner(n)
         case .lookup(let messages): LookupRunner(messages: messages)
-        case .churn: ChurnRunner(n)
+        case .churn: Churn(n)
         }
     }
 
@@ -90,28 +90,14 @@ enum PureSwiftProxyVariant {
         var checksum: Int { target.sum }
     }
 
-    final class ChurnRunner: Runner {
+    final class Churn: Churning {
+        let churn = ChurnState<BenchTarget>()
+        init(_ n: Int) { setUpChurn(n) }
         let chain = ProxyChain()
-        let bank = Bank()
-        var live: [BenchTarget?]
-        var cursor = 0
-        var step = 0
-        init(_ n: Int) {
-            live = BenchTarget.make(n, bank: bank)
-            for target in live { chain.add(target!, responses: responses) }
-        }
-        @inline(never)
-        func run(_ count: Int, base: Int) {
-            for i in 0..<count {
-                if let old = live[cursor], step & 1 == 0 { chain.remove(old) }
-                let fresh = BenchTarget(id: 1, bank: bank)
-                live[cursor] = fresh
-                chain.add(fresh, responses: responses)
-                cursor = cursor + 1 == live.count ? 0 : cursor + 1
-                step &+= 1
-                chain.send(tick, base &+ i)
-            }
-        }
-        var checksum: Int { live.reduce(bank.total) { $0 &+ ($1?.sum ?? 0) } }
+        func makeTarget(bank: Bank) -> BenchTarget { BenchTarget(id: 1, bank: bank) }
+        func sum(of target: BenchTarget) -> Int { target.sum }
+        func add(_ target: BenchTarget) { chain.add(target, responses: responses) }
+        func remove(_ target: BenchTarget) { chain.remove(target) }
+        func tick(_ value: Int) { chain.send(PureSwiftProxyVariant.tick, value) }
     }
 }
