@@ -157,7 +157,9 @@ final class ConcurrentSnapshot: @unchecked Sendable {
                 record.announceCall(UInt(bitPattern: entry.registration.toOpaque()), level: level)
                 cdt_light_fence(asymmetric)
                 let stop = entry.registration._withUnsafeGuaranteedRef { registration in
-                    call(entry, registration, sawDead: &sawDead, body)
+                    // Relaxed: the announcement's fence orders it (see `ReadSide`).
+                    registration.removed.load(ordering: .relaxed)
+                        ? false : call(entry, registration, sawDead: &sawDead, body)
                 }
                 record.announceCall(0, level: level)
                 cdt_light_fence(asymmetric)
@@ -181,6 +183,8 @@ final class ConcurrentSnapshot: @unchecked Sendable {
             let stop = entry.registration._withUnsafeGuaranteedRef { registration -> Bool in
                 registration.inFlight.wrappingAdd(callUnit, ordering: .sequentiallyConsistent)
                 defer { endCall(of: registration) }
+                // Sequentially consistent, as the announcement: no fence orders them otherwise.
+                if registration.removed.load(ordering: .sequentiallyConsistent) { return false }
                 return call(entry, registration, sawDead: &sawDead, body)
             }
             if stop { break }
@@ -188,15 +192,14 @@ final class ConcurrentSnapshot: @unchecked Sendable {
         return sawDead
     }
 
-    /// Calls `body` with `entry`'s target and handler if the registration is not removed and the
-    /// target alive (the call already announced); sets `sawDead` for a dead target.
+    /// Calls `body` with `entry`'s target and handler if the target is alive (the call announced
+    /// and `removed` checked by the caller, with the ordering its announcement needs); sets
+    /// `sawDead` for a dead target.
     @inlinable @inline(__always)
     func call<Input, Output>(
         _ entry: ConcurrentEntry, _ registration: ConcurrentRegistration, sawDead: inout Bool,
         _ body: (AnyObject, Handler<Input, Output>) -> Bool
     ) -> Bool {
-        // Relaxed: the announcement's fence orders it (see `ReadSide`).
-        if registration.removed.load(ordering: .relaxed) { return false }
         // Sound: an entry of message id `message.id` holds a handler made for it, and the id fixes
         // `Input` and `Output` (Message interns the name with its signature).
         let handler = Unmanaged<Handler<Input, Output>>.fromOpaque(entry.handler.toOpaque())
