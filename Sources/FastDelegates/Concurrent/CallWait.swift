@@ -45,10 +45,14 @@ private func busySlots(of registrations: [ConcurrentRegistration], _ readSide: R
     }
 }
 
-/// Whether some thread may be running a call of `registration` (a heavy fence and a scan).
-func mayBeCalled(_ registration: ConcurrentRegistration, _ readSide: ReadSide) -> Bool {
-    registration.inFlight.load(ordering: .sequentiallyConsistent) >= callUnit
-        || !busySlots(of: [registration], readSide).isEmpty
+/// Those of `registrations` that some thread may be running a call of (one heavy fence and
+/// one scan for all of them).
+func stillCalled(_ registrations: [ConcurrentRegistration], _ readSide: ReadSide) -> [ConcurrentRegistration] {
+    let busy = Set(busySlots(of: registrations, readSide).map(\.registration))
+    return registrations.filter {
+        $0.inFlight.load(ordering: .sequentiallyConsistent) >= callUnit
+            || busy.contains(UInt(bitPattern: Unmanaged.passUnretained($0).toOpaque()))
+    }
 }
 
 /// Waits until no thread is running a call of one of `registrations`, which are all removed:

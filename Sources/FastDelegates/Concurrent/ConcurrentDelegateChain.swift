@@ -1,4 +1,3 @@
-import CDispatchTable
 import Synchronization
 
 /// A thread-safe ``DelegateChain``: many threads may send at once while others add, remove,
@@ -109,7 +108,7 @@ public final class ConcurrentDelegateChain: Sendable {
         ) -> [ConcurrentRegistration] {
             draining.removeAll { $0.drained.load(ordering: .acquiring) }
             if draining.count >= ConcurrentDelegateChain.drainingScanThreshold {
-                draining.removeAll { !mayBeCalled($0, readSide) }
+                draining = stillCalled(draining, readSide)
             }
             return draining.filter(matches)
         }
@@ -255,12 +254,7 @@ public final class ConcurrentDelegateChain: Sendable {
             return (true, state.stillDraining({ $0.identity == identity }, readSide: readSide), garbage)
         }
         withExtendedLifetime(garbage) {}
-        if isInsideConcurrentDispatch() {
-            readSide.withFencedRecords { _ in } // so every call not yet started sees `removed`
-        } else {
-            waitForCalls(of: draining, readSide)
-        }
-        reclaimRetired()
+        finishRemoval(waitingFor: draining)
         return removed
     }
 
@@ -274,25 +268,14 @@ public final class ConcurrentDelegateChain: Sendable {
         let (removed, garbage) = locked { state -> ([ConcurrentRegistration], Garbage) in
             var garbage = Garbage()
             let removed = state.list.removeAll()
-            for registration in removed {
-                registration.removed.store(true, ordering: .sequentiallyConsistent)
-                if let strong = registration.strongTarget { garbage.items.append(strong) }
-                registration.strongTarget = nil
-                garbage.items.append(registration.responses)
-                registration.responses = [:]
-            }
+            for registration in removed { Self.retire(registration, garbage: &garbage) }
             garbage.items.append(removed)
             state.draining.append(contentsOf: removed)
             publish(&state, garbage: &garbage)
             return (state.stillDraining({ _ in true }, readSide: readSide), garbage)
         }
         withExtendedLifetime(garbage) {}
-        if isInsideConcurrentDispatch() {
-            readSide.withFencedRecords { _ in } // so every call not yet started sees `removed`
-        } else {
-            waitForCalls(of: removed, readSide)
-        }
-        reclaimRetired()
+        finishRemoval(waitingFor: removed)
     }
 
     // MARK: - Inspecting
@@ -426,12 +409,7 @@ public final class ConcurrentDelegateChain: Sendable {
             return (state.stillDraining({ $0.id == id }, readSide: readSide), garbage)
         }
         withExtendedLifetime(garbage) {}
-        if isInsideConcurrentDispatch() {
-            readSide.withFencedRecords { _ in } // so every call not yet started sees `removed`
-        } else {
-            waitForCalls(of: draining, readSide)
-        }
-        reclaimRetired()
+        finishRemoval(waitingFor: draining)
     }
 
     /// Reclaims dead targets a send met, if the mutex is free (a send never waits for it).
@@ -512,19 +490,28 @@ public final class ConcurrentDelegateChain: Sendable {
         return ConcurrentDelegateToken(link: link, id: id)
     }
 
+    /// Ends a removal once the chain's mutex is released: waits for the running calls of
+    /// `registrations` (from inside a handler it only fences, so that every call not yet started
+    /// sees `removed`), then releases the displaced snapshots.
+    private func finishRemoval(waitingFor registrations: [ConcurrentRegistration]) {
+        if isInsideConcurrentDispatch() {
+            readSide.withFencedRecords { _ in }
+        } else {
+            waitForCalls(of: registrations, readSide)
+        }
+        reclaimRetired()
+    }
+
     /// Releases the snapshots that mutations displaced and no dispatch reads any more. From
     /// inside a handler (of any concurrent chain) it leaves that to the thread's outermost
     /// dispatch, when it leaves, so that deinits it runs (of removed strong targets) run outside
     /// every dispatch.
     private func reclaimRetired() {
-        if let pointer = cdt_thread_record() {
-            let record = Unmanaged<ReaderRecord>.fromOpaque(pointer).takeUnretainedValue()
-            if record.depth != 0 {
-                record.deferReclaim(of: cell)
-                return
-            }
+        if let record = currentDispatchRecord() {
+            record.deferReclaim(of: cell)
+        } else {
+            cell.reclaim(readSide)
         }
-        cell.reclaim(readSide)
     }
 
     /// Builds and publishes a snapshot of `state`'s listed registrations; the one it displaces
@@ -549,15 +536,21 @@ public final class ConcurrentDelegateChain: Sendable {
     private static func unregister(
         _ registration: ConcurrentRegistration, from state: inout State, garbage: inout Garbage
     ) {
-        registration.removed.store(true, ordering: .sequentiallyConsistent)
+        retire(registration, garbage: &garbage)
         state.draining.append(registration)
-        if let strong = registration.strongTarget { garbage.items.append(strong) }
-        registration.strongTarget = nil
-        // While draining it keeps nothing its handlers capture (they may capture the chain).
-        garbage.items.append(registration.responses)
-        registration.responses = [:]
         garbage.items.append(registration)
         if state.list.unlist(registration) { _ = sweep(&state, garbage: &garbage) }
+    }
+
+    /// Marks `registration` removed (no call starts any more) and lets go of what it holds: its
+    /// strong target and its handlers go to `garbage`, to be released after the mutex. While it
+    /// drains it keeps nothing its handlers capture (they may capture the chain).
+    private static func retire(_ registration: ConcurrentRegistration, garbage: inout Garbage) {
+        registration.removed.store(true, ordering: .sequentiallyConsistent)
+        if let strong = registration.strongTarget { garbage.items.append(strong) }
+        registration.strongTarget = nil
+        garbage.items.append(registration.responses)
+        registration.responses = [:]
     }
 
     /// Drops every registration whose weak target died, and the removed ones. Returns whether it

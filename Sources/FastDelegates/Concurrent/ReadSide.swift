@@ -314,6 +314,12 @@ extension ReaderRecord {
 
 /// Whether a `ConcurrentDelegateChain` dispatch is running on this thread (we are in a handler).
 func isInsideConcurrentDispatch() -> Bool {
-    guard let pointer = cdt_thread_record() else { return false }
-    return Unmanaged<ReaderRecord>.fromOpaque(pointer)._withUnsafeGuaranteedRef { $0.depth != 0 }
+    currentDispatchRecord() != nil
+}
+
+/// This thread's record while a `ConcurrentDelegateChain` dispatch runs on it; nil outside.
+func currentDispatchRecord() -> ReaderRecord? {
+    guard let pointer = cdt_thread_record() else { return nil }
+    let record = Unmanaged<ReaderRecord>.fromOpaque(pointer).takeUnretainedValue()
+    return record.depth != 0 ? record : nil
 }
