@@ -9,8 +9,8 @@ import Synchronization
 // `removed` (under the chain's mutex), runs a heavy fence and scans the slots: a slot that does
 // not name the registration then can only come to name it for a call that sees `removed` and
 // skips. It waits for each slot that does to change, and for `inFlight` to drain: a brief spin,
-// then it blocks on the park word, after counting itself in `ReadSide.waiters` (so that a call
-// that ends wakes it) or setting `inFlight`'s `waiterBit`.
+// then it blocks on the park word, after counting itself in the busy record's
+// `waitingRemovers` (so that the call, when it ends, wakes it) or setting `inFlight`'s `waiterBit`.
 
 /// What one running call adds to `inFlight`.
 @usableFromInline
@@ -67,10 +67,10 @@ func waitForCalls(of registrations: [ConcurrentRegistration], _ readSide: ReadSi
             if spins < spinsBeforeBlocking { continue }
             // Read the park word before announcing and re-checking, so a wake-up in between is seen.
             let seen = cdt_park_sequence()
-            readSide.waiters.add(1, ordering: .sequentiallyConsistent)
+            record.waitingRemovers.add(1, ordering: .sequentiallyConsistent)
             cdt_heavy_fence()
             if record.announcedCall(level: level) == registration { cdt_park_wait(seen) }
-            readSide.waiters.subtract(1, ordering: .sequentiallyConsistent)
+            record.waitingRemovers.subtract(1, ordering: .sequentiallyConsistent)
         }
     }
     for registration in registrations {

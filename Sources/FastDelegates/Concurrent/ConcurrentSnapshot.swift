@@ -163,7 +163,7 @@ final class ConcurrentSnapshot: @unchecked Sendable {
                 }
                 record.announceCall(0, level: level)
                 cdt_light_fence(asymmetric)
-                if readSide.waiters.load(ordering: .relaxed) != 0 { cdt_park_wake_all() }
+                if record.waitingRemovers.load(ordering: .relaxed) != 0 { cdt_park_wake_all() }
                 if stop { break }
             }
             return sawDead

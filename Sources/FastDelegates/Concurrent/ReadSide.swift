@@ -18,7 +18,8 @@ import Darwin
 // registration in the record's call slot for its nesting level, then checks the registration's
 // `removed` flag; after the call it clears the slot. Nothing a send writes is written by a send
 // on another thread, so two sending cores trade no cache line; the global epoch, a chain's
-// retired count and the waiter count are written only by mutations and read by sends.
+// retired count and a record's count of waiting removers are written only by mutations and
+// read by sends.
 //
 // A writer swaps in a new snapshot and *retires* the old one with a fresh epoch E (the global
 // epoch, advanced after the swap). The old snapshot is released once every thread is either
@@ -73,6 +74,11 @@ final class ReaderRecord: @unchecked Sendable {
     /// never freed: records are reused, never released (`ReadSide` keeps every one).
     @usableFromInline
     let calls: UnsafeMutablePointer<Atomic<UInt>>
+    /// How many removers are blocked waiting for a call of this thread to end: a call that ends
+    /// while it is nonzero wakes them. Per thread, so that a blocked remover is woken only by the
+    /// thread it waits for, and other threads' calls pay nothing for it.
+    @usableFromInline
+    let waitingRemovers = Atomic<Int>(0)
     /// Chains whose retired snapshots this thread's outermost dispatch must try to release
     /// when it leaves: noted by a nested leave or a mutation made inside a dispatch, so that
     /// the releases (and the deinits they run) happen outside every dispatch. Only the owning
@@ -138,12 +144,6 @@ final class ReadSide: Sendable {
     @usableFromInline
     let asymmetric: Bool = cdt_asymmetric_fences()
     private let records = HandoffMutex<[ReaderRecord]>([])
-    private let middlePad: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
-        (0, 0, 0, 0, 0, 0, 0, 0)
-    /// How many removers are blocked waiting for a call to end: a call that ends while it is
-    /// nonzero wakes them. Apart from `epoch`, which every mutation writes.
-    @usableFromInline
-    let waiters = Atomic<Int>(0)
 
     /// Releases a thread's record when the thread ends, so a new thread can reuse it.
     private let threadKey: pthread_key_t = {

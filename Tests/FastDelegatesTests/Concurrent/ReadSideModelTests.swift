@@ -35,7 +35,9 @@ import Testing
 //   `removed` (visible at once: the chain's mutex), runs the heavy fence, scans the slots and
 //   waits for each busy one: a spin, then it reads the park word, counts itself in `waiters`,
 //   runs the heavy fence, re-checks the slot and sleeps until the park word changes. Checked: once
-//   the remover is done no call runs or starts, and the remover never sleeps forever.
+//   the remover is done no call runs or starts, and the remover never sleeps forever. (The code
+//   keeps the count per record, `ReaderRecord.waitingRemovers`, and a remover counts itself in
+//   the busy slot's record; one shared `waiters` word, as here, wakes at least as often.)
 // - the deep-nesting fallback (`inFlight`, `CallWaitModel`): every operation is a
 //   read-modify-write or sequentially consistent, so it is modelled as interleavings only.
 //
