@@ -1,5 +1,12 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
+import CompilerPluginSupport
 import PackageDescription
+
+/// Products of swift-syntax, needed only with the `Macros` trait: each carries the trait's
+/// condition too, so that a dependent without the trait does not even fetch swift-syntax.
+func swiftSyntax(_ product: String) -> Target.Dependency {
+    .product(name: product, package: "swift-syntax", condition: .when(traits: ["Macros"]))
+}
 
 let package = Package(
     name: "FastDelegates",
@@ -10,6 +17,11 @@ let package = Package(
     products: [
         .library(name: "FastDelegates", targets: ["FastDelegates"]),
     ],
+    // `Macros` (off by default) adds `@DelegateProxy` to the FastDelegates module. Only a
+    // dependent that enables it resolves and builds swift-syntax.
+    traits: [
+        .trait(name: "Macros", description: "The @DelegateProxy macro (builds swift-syntax)."),
+    ],
     dependencies: [
         // Benchmark-only dependencies (the library itself depends on nothing).
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -17,6 +29,8 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.0"),
         // `swift package generate-documentation --target FastDelegates` (DocC).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
+        // The `Macros` trait's compiler plugin (and its expansion tests).
+        .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
     ],
     targets: [
         // libbsd supplies arc4random to the C core on Linux; Apple platforms have their own.
@@ -37,7 +51,21 @@ let package = Package(
         ),
         .target(
             name: "FastDelegates",
-            dependencies: ["CDispatchTable"]
+            dependencies: [
+                "CDispatchTable",
+                .target(name: "FastDelegatesMacros", condition: .when(traits: ["Macros"])),
+            ]
+        ),
+        // The compiler plugin behind `@DelegateProxy`: built only with the `Macros` trait.
+        .macro(
+            name: "FastDelegatesMacros",
+            dependencies: [
+                swiftSyntax("SwiftSyntax"),
+                swiftSyntax("SwiftSyntaxBuilder"),
+                swiftSyntax("SwiftSyntaxMacros"),
+                swiftSyntax("SwiftDiagnostics"),
+                swiftSyntax("SwiftCompilerPlugin"),
+            ]
         ),
         // A plain-Swift delegate proxy with the same semantics as DelegateChain: a benchmark
         // variant and a reference model for differential tests. Internal: not a product.
@@ -73,6 +101,18 @@ let package = Package(
             name: "MessageFixtureB",
             dependencies: ["FastDelegates"],
             path: "Tests/Fixtures/MessageFixtureB"
+        ),
+        // A library that declares public `@DelegateProxy` protocols, used from the proxy tests as
+        // another module would. Internal: not a product.
+        .target(
+            name: "ProxyFixture",
+            dependencies: ["FastDelegates"],
+            path: "Tests/Fixtures/ProxyFixture"
+        ),
+        // The generated proxies at run time (compiled with the `Macros` trait: `swift test --traits Macros`).
+        .testTarget(
+            name: "DelegateProxyTests",
+            dependencies: ["FastDelegates", "ProxyFixture"]
         ),
         // Each seed's scenario rebuilt on a small host type, through the public API only.
         .testTarget(

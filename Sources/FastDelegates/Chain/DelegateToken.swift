@@ -8,6 +8,12 @@ public final class DelegateToken {
     /// later registration.
     private let serial: UInt64
 
+    /// A token that removes nothing: what adding a target that a chain or proxy refuses returns
+    /// (see ``DelegateChain``'s notes on adding a chain to itself).
+    public init() {
+        serial = 0
+    }
+
     init(chain: DelegateChain, serial: UInt64) {
         self.chain = chain
         self.serial = serial

@@ -8,6 +8,12 @@ public final class ConcurrentDelegateToken: Sendable {
     private let link: ChainLink
     private let id: UInt64
 
+    /// A token that removes nothing: what adding a target that a proxy refuses returns.
+    public init() {
+        link = ChainLink()
+        id = 0
+    }
+
     init(link: ChainLink, id: UInt64) {
         self.link = link
         self.id = id

@@ -1,0 +1,44 @@
+#if Macros
+/// Generates, from a class-bound delegate protocol, a proxy class that forwards every
+/// requirement to any number of listeners, with no code per method.
+///
+/// ```swift
+/// @DelegateProxy
+/// @MainActor public protocol FeedScrollDelegate: AnyObject {
+///     func scrollViewDidScroll(_ offset: Double)
+///     @DelegateDefault(true) func scrollViewShouldScrollToTop() -> Bool
+///     func viewForZooming() -> String?
+///     @DelegateCombining(.allTrue) func scrollViewShouldBeginEditing() -> Bool
+/// }
+///
+/// let proxy = FeedScrollDelegateProxy()     // owned by the host's owner
+/// scrollView.delegate = proxy               // weak var delegate: (any FeedScrollDelegate)?
+/// proxy.add(header)                         // one line per listener, held weakly
+/// proxy.add(analytics)
+/// ```
+///
+/// Beside the protocol it writes `FeedScrollDelegateMessages` (one ``Message`` per
+/// requirement), `FeedScrollDelegateProxy` (the proxy, over a ``DelegateChain``, or a
+/// ``ConcurrentDelegateChain`` for a protocol that refines `Sendable`), and an extension with
+/// `feedScrollDelegateResponder`, which puts any conformer on any dispatcher. Requirements
+/// it cannot forward are reported on their declarations. Available with the package's `Macros`
+/// trait; see <doc:DelegateProxies>.
+@attached(peer, names: suffixed(Messages), suffixed(Proxy))
+@attached(extension, names: arbitrary)
+public macro DelegateProxy() = #externalMacro(module: "FastDelegatesMacros", type: "DelegateProxyMacro")
+
+/// What a `@DelegateProxy` proxy answers for this requirement when no listener responds.
+///
+/// Required on a requirement with a non-`Optional` answer (unless it has
+/// ``DelegateCombining(_:)``): `@DelegateDefault(true) func shouldScrollToTop() -> Bool`.
+@attached(peer)
+public macro DelegateDefault<Value>(_ value: Value) =
+    #externalMacro(module: "FastDelegatesMacros", type: "RequirementMarkerMacro")
+
+/// Makes a `@DelegateProxy` proxy ask every listener for this requirement and combine their
+/// answers: `@DelegateCombining(.allTrue) func shouldBeginEditing() -> Bool`. The
+/// combination's initial value is the answer when no listener responds.
+@attached(peer)
+public macro DelegateCombining<Output, Result>(_ combination: AnswerCombination<Output, Result>) =
+    #externalMacro(module: "FastDelegatesMacros", type: "RequirementMarkerMacro")
+#endif

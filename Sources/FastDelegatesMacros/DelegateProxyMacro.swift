@@ -1,0 +1,67 @@
+import SwiftDiagnostics
+import SwiftSyntax
+import SwiftSyntaxMacros
+
+/// `@DelegateProxy`: from a class-bound delegate protocol, its messages and proxy class (peers)
+/// and its conformers' responder (an extension). Reports every requirement it cannot forward,
+/// each on its declaration, and then generates nothing.
+public struct DelegateProxyMacro: PeerMacro, ExtensionMacro {
+    public static func expansion(
+        of node: AttributeSyntax,
+        providingPeersOf declaration: some DeclSyntaxProtocol,
+        in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        guard let proto = forwardable(declaration, in: context, reporting: true) else { return [] }
+        let generator = ProxyGenerator(proto: proto)
+        return [generator.messages, generator.proxyClass]
+    }
+
+    public static func expansion(
+        of node: AttributeSyntax,
+        attachedTo declaration: some DeclGroupSyntax,
+        providingExtensionsOf type: some TypeSyntaxProtocol,
+        conformingTo protocols: [TypeSyntax],
+        in context: some MacroExpansionContext
+    ) throws -> [ExtensionDeclSyntax] {
+        // The peer expansion reports the diagnostics; this one only stays silent on them.
+        guard let proto = forwardable(declaration, in: context, reporting: false) else { return [] }
+        return [ProxyGenerator(proto: proto).responderExtension(for: type)]
+    }
+
+    private static func forwardable(
+        _ declaration: some SyntaxProtocol, in context: some MacroExpansionContext, reporting: Bool
+    ) -> ProxiedProtocol? {
+        guard let protocolDeclaration = declaration.as(ProtocolDeclSyntax.self) else {
+            if reporting { context.diagnose(Diagnostic(node: declaration, message: ProxyDiagnostic.notAProtocol)) }
+            return nil
+        }
+        let proto = ProxiedProtocol(protocolDeclaration, outerTypes: outerTypeNames(in: context))
+        guard proto.diagnostics.isEmpty else {
+            if reporting { proto.diagnostics.forEach(context.diagnose) }
+            return nil
+        }
+        return proto
+    }
+
+    /// The names of the types around the protocol, outermost first.
+    private static func outerTypeNames(in context: some MacroExpansionContext) -> [String] {
+        context.lexicalContext.reversed().compactMap { scope in
+            if let type = scope.asProtocol(NamedDeclSyntax.self), !scope.is(ProtocolDeclSyntax.self) {
+                return type.name.text
+            }
+            return scope.as(ExtensionDeclSyntax.self)?.extendedType.trimmedDescription
+        }
+    }
+}
+
+/// `@DelegateDefault` and `@DelegateCombining`: markers that `@DelegateProxy` reads on a
+/// requirement; they generate nothing themselves.
+public struct RequirementMarkerMacro: PeerMacro {
+    public static func expansion(
+        of node: AttributeSyntax,
+        providingPeersOf declaration: some DeclSyntaxProtocol,
+        in context: some MacroExpansionContext
+    ) throws -> [DeclSyntax] {
+        []
+    }
+}

@@ -1,0 +1,94 @@
+import SwiftDiagnostics
+
+/// Why `@DelegateProxy` cannot forward a declaration, with what to do instead.
+enum ProxyDiagnostic: DiagnosticMessage {
+    case notAProtocol
+    case notClassBound(protocolName: String)
+    case inheritsRequirements(parent: String)
+    case associatedType
+    case property
+    case `subscript`
+    case initializer
+    case staticRequirement
+    case unsupportedMember
+    case generic
+    case async
+    case throwing
+    case inoutParameter(String)
+    case variadicParameter(String)
+    case someParameter(String)
+    case nonEscapingClosure(String)
+    case usesSelf
+    case overloadByTypeOnly(selector: String)
+    case missingDefault(method: String, returnType: String)
+    case defaultOnVoid
+    case combiningOnVoid
+    case defaultAndCombining
+
+    var message: String {
+        switch self {
+        case .notAProtocol:
+            "@DelegateProxy applies to a protocol: declare the delegate protocol and put the attribute on it"
+        case .notClassBound(let name):
+            "@DelegateProxy needs a class-bound protocol, as a host's 'weak var delegate' does: "
+                + "declare 'protocol \(name): AnyObject'"
+        case .inheritsRequirements(let parent):
+            "@DelegateProxy cannot see the requirements '\(parent)' adds, so the proxy could not "
+                + "conform: inherit only from AnyObject and Sendable, and declare the requirements here"
+        case .associatedType:
+            "@DelegateProxy cannot forward a protocol with an associated type: one proxy must serve every conformer"
+        case .property:
+            "@DelegateProxy forwards methods only: make this property a method "
+                + "(for example 'func value() -> T'), or move it to another protocol"
+        case .subscript:
+            "@DelegateProxy forwards methods only: make this subscript a method, or move it to another protocol"
+        case .initializer:
+            "@DelegateProxy cannot forward an initializer: a listener already exists when it joins"
+        case .staticRequirement:
+            "@DelegateProxy cannot forward a static requirement: listeners are instances"
+        case .unsupportedMember:
+            "@DelegateProxy cannot forward this declaration: a delegate protocol for a proxy holds methods only"
+        case .generic:
+            "@DelegateProxy cannot forward a generic method: a message has one input and one output type; "
+                + "use concrete types (or 'any P')"
+        case .async:
+            "@DelegateProxy cannot forward an 'async' method: a send calls its listeners synchronously; "
+                + "make it synchronous and start a Task in the listener"
+        case .throwing:
+            "@DelegateProxy cannot forward a throwing method: a send has no error path; return the "
+                + "error as a value (for example 'Result<T, any Error>') instead"
+        case .inoutParameter(let name):
+            "@DelegateProxy cannot forward the 'inout' parameter '\(name)': every listener would share it; "
+                + "return the new value instead"
+        case .variadicParameter(let name):
+            "@DelegateProxy cannot forward the variadic parameter '\(name)': take an array instead"
+        case .someParameter(let name):
+            "@DelegateProxy cannot forward the opaque parameter '\(name)': a message has one input type; "
+                + "use 'any' instead of 'some'"
+        case .nonEscapingClosure(let name):
+            "@DelegateProxy cannot forward the non-escaping closure '\(name)': the proxy passes it on as a "
+                + "message input; mark it '@escaping'"
+        case .usesSelf:
+            "@DelegateProxy cannot forward a method whose signature uses 'Self': the proxy answers for every conformer"
+        case .overloadByTypeOnly(let selector):
+            "@DelegateProxy needs distinct names: another requirement is also '\(selector)'; "
+                + "give one of them other argument labels"
+        case .missingDefault(let method, let returnType):
+            "'\(method)' returns '\(returnType)', which the proxy must answer when no listener responds: "
+                + "add @DelegateDefault(value), or @DelegateCombining(combination), or return an Optional"
+        case .defaultOnVoid:
+            "@DelegateDefault has no effect on a method that returns nothing: remove it"
+        case .combiningOnVoid:
+            "@DelegateCombining has no effect on a method that returns nothing: remove it"
+        case .defaultAndCombining:
+            "@DelegateDefault and @DelegateCombining both say what to answer: keep one "
+                + "(a combination's initial value is its answer when no listener responds)"
+        }
+    }
+
+    var diagnosticID: MessageID {
+        MessageID(domain: "FastDelegatesMacros", id: "\(self)".prefix { $0 != "(" }.description)
+    }
+
+    var severity: DiagnosticSeverity { .error }
+}

@@ -1,0 +1,187 @@
+import SwiftDiagnostics
+import SwiftSyntax
+
+/// One method requirement of a proxied protocol, as its message and its forwarding need it.
+struct Requirement {
+    struct Parameter {
+        /// The argument label, nil for `_`.
+        let label: String?
+        /// A name the proxy's method body can use.
+        let name: String
+        /// The type as declared, for the proxy's signature.
+        let declaredType: String
+        /// The type as a message input carries it (no `@escaping`).
+        let valueType: String
+    }
+
+    /// The method's name as written, backticks included.
+    let name: String
+    /// The method's name without backticks.
+    let baseName: String
+    let parameters: [Parameter]
+    /// The declared return type, nil for a method that returns nothing.
+    let returnType: String?
+    let returnsOptional: Bool
+    /// The `@DelegateDefault` argument, as written.
+    let defaultValue: String?
+    /// The `@DelegateCombining` argument, as written.
+    let combination: String?
+    /// The requirement's other attributes (`@discardableResult`, `@available`), for the proxy.
+    let attributes: [String]
+    let diagnostics: [Diagnostic]
+    /// The requirement's static member in the messages namespace (set once all are known).
+    var memberName = ""
+
+    /// `tableView(_:didSelectRowAt:)`.
+    var selector: String { selectorText(baseName, parameters) }
+
+    /// What the message carries: `Void`, the one parameter's type, or a tuple of them.
+    var inputType: String {
+        switch parameters.count {
+        case 0: "Void"
+        case 1: parameters[0].valueType
+        default: "(" + parameters.map(\.valueType).joined(separator: ", ") + ")"
+        }
+    }
+
+    var outputType: String { returnType ?? "Void" }
+
+    init(_ function: FunctionDeclSyntax) {
+        name = function.name.text
+        baseName = function.name.identifier?.name ?? function.name.text
+        var diagnostics: [Diagnostic] = []
+        func reject(_ node: some SyntaxProtocol, _ message: ProxyDiagnostic) {
+            diagnostics.append(Diagnostic(node: node, message: message))
+        }
+
+        if let modifier = function.modifiers.first(where: { ["static", "class"].contains($0.name.text) }) {
+            reject(modifier, .staticRequirement)
+        }
+        if let generics = function.genericParameterClause {
+            reject(generics, .generic)
+        } else if let clause = function.genericWhereClause {
+            reject(clause, .generic)
+        }
+        if let effects = function.signature.effectSpecifiers {
+            if let async = effects.asyncSpecifier { reject(async, .async) }
+            if let throwsClause = effects.throwsClause { reject(throwsClause, .throwing) }
+        }
+
+        var parameters: [Parameter] = []
+        for (index, parameter) in function.signature.parameterClause.parameters.enumerated() {
+            let first = parameter.firstName.text
+            let second = parameter.secondName?.text
+            let declaredName = second ?? first
+            let displayName = declaredName == "_" ? first : declaredName
+            if parameter.ellipsis != nil { reject(parameter, .variadicParameter(displayName)) }
+            let type = parameter.type
+            if Self.mentions(.some, in: type) { reject(type, .someParameter(displayName)) }
+            if Self.isInout(type) { reject(type, .inoutParameter(displayName)) }
+            if Self.isNonEscapingClosure(type) { reject(type, .nonEscapingClosure(displayName)) }
+            parameters.append(
+                Parameter(
+                    label: first == "_" ? nil : first,
+                    name: declaredName == "_" ? "argument\(index)" : declaredName,
+                    declaredType: type.trimmedDescription,
+                    valueType: Self.valueType(of: type)))
+        }
+        self.parameters = parameters
+
+        let returned = function.signature.returnClause?.type
+        returnType = returned.flatMap { ["Void", "Swift.Void", "()"].contains($0.trimmedDescription) ? nil : $0.trimmedDescription }
+        returnsOptional = returned.map(Self.isOptional) ?? false
+        if Self.mentions(.Self, in: function.signature) { reject(function.signature, .usesSelf) }
+
+        var defaultValue: String?
+        var combination: String?
+        var attributes: [String] = []
+        for element in function.attributes {
+            guard case .attribute(let attribute) = element else {
+                attributes.append(element.trimmedDescription)
+                continue
+            }
+            let argument = attribute.arguments.flatMap { $0.as(LabeledExprListSyntax.self)?.first?.expression.trimmedDescription }
+            switch attribute.attributeName.trimmedDescription {
+            case "DelegateDefault", "FastDelegates.DelegateDefault":
+                defaultValue = argument
+                if returnType == nil { reject(attribute, .defaultOnVoid) }
+            case "DelegateCombining", "FastDelegates.DelegateCombining":
+                combination = argument
+                if returnType == nil { reject(attribute, .combiningOnVoid) }
+            default:
+                attributes.append(attribute.trimmedDescription)
+            }
+        }
+        if defaultValue != nil, combination != nil {
+            reject(function.name, .defaultAndCombining)
+        }
+        if let returnType, !returnsOptional, defaultValue == nil, combination == nil {
+            reject(function.name, .missingDefault(method: selectorText(baseName, parameters), returnType: returnType))
+        }
+        self.defaultValue = defaultValue
+        self.combination = combination
+        self.attributes = attributes
+        self.diagnostics = diagnostics
+    }
+
+    /// Names each requirement's message after its method and labels (`tableViewDidSelectRowAt`),
+    /// with the labels spelled out (`tableView__didSelectRowAt`) where two would share a name.
+    static func assigningMemberNames(_ requirements: [Requirement]) -> [Requirement] {
+        func readable(_ requirement: Requirement) -> String {
+            requirement.baseName
+                + requirement.parameters.compactMap(\.label).map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+        }
+        func spelledOut(_ requirement: Requirement) -> String {
+            requirement.baseName + requirement.parameters.map { "_" + ($0.label ?? "") }.joined()
+        }
+        let readableCounts = Dictionary(requirements.map { (readable($0), 1) }, uniquingKeysWith: +)
+        var taken: Set<String> = []
+        return requirements.map { requirement in
+            var named = requirement
+            var candidate = readableCounts[readable(requirement)] == 1 ? readable(requirement) : spelledOut(requirement)
+            if taken.contains(candidate) {
+                var suffix = 2
+                while taken.contains("\(candidate)_\(suffix)") { suffix += 1 }
+                candidate = "\(candidate)_\(suffix)"
+            }
+            taken.insert(candidate)
+            named.memberName = requirement.name.hasPrefix("`") && candidate == requirement.baseName ? "`\(candidate)`" : candidate
+            return named
+        }
+    }
+
+    private static func mentions(_ kind: Keyword, in node: some SyntaxProtocol) -> Bool {
+        node.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .keyword(kind) }
+    }
+
+    private static func isInout(_ type: TypeSyntax) -> Bool {
+        guard let attributed = type.as(AttributedTypeSyntax.self) else { return false }
+        return attributed.specifiers.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .keyword(.inout) }
+    }
+
+    private static func isNonEscapingClosure(_ type: TypeSyntax) -> Bool {
+        if type.is(FunctionTypeSyntax.self) { return true }
+        guard let attributed = type.as(AttributedTypeSyntax.self) else { return false }
+        let escapes = attributed.attributes.contains { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "escaping" }
+        return !escapes && isNonEscapingClosure(attributed.baseType)
+    }
+
+    private static func isOptional(_ type: TypeSyntax) -> Bool {
+        type.is(OptionalTypeSyntax.self) || type.is(ImplicitlyUnwrappedOptionalTypeSyntax.self)
+            || type.trimmedDescription.hasPrefix("Optional<") || type.trimmedDescription.hasPrefix("Swift.Optional<")
+    }
+
+    /// The type without the attributes that only a parameter can have (`@escaping`, `@autoclosure`).
+    private static func valueType(of type: TypeSyntax) -> String {
+        guard let attributed = type.as(AttributedTypeSyntax.self) else { return type.trimmedDescription }
+        let kept = attributed.attributes.filter { element in
+            let name = element.as(AttributeSyntax.self)?.attributeName.trimmedDescription
+            return name != "escaping" && name != "autoclosure"
+        }
+        return attributed.with(\.attributes, kept).trimmedDescription
+    }
+}
+
+private func selectorText(_ baseName: String, _ parameters: [Requirement.Parameter]) -> String {
+    baseName + "(" + parameters.map { ($0.label ?? "_") + ":" }.joined() + ")"
+}
