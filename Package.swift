@@ -109,6 +109,19 @@ let package = Package(
             dependencies: ["FastDelegates"],
             path: "Tests/Fixtures/ProxyFixture"
         ),
+        // What `@DelegateProxy` expands to and what it rejects (with the `Macros` trait; debug only:
+        // a release build of swift-syntax takes minutes).
+        .testTarget(
+            name: "FastDelegatesMacrosTests",
+            dependencies: [
+                .target(name: "FastDelegatesMacros", condition: .when(traits: ["Macros"])),
+                swiftSyntax("SwiftSyntax"),
+                swiftSyntax("SwiftParser"),
+                swiftSyntax("SwiftSyntaxMacros"),
+                swiftSyntax("SwiftSyntaxMacroExpansion"),
+                swiftSyntax("SwiftSyntaxMacrosGenericTestSupport"),
+            ]
+        ),
         // The generated proxies at run time (compiled with the `Macros` trait: `swift test --traits Macros`).
         .testTarget(
             name: "DelegateProxyTests",

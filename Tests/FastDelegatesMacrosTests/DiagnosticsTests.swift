@@ -1,0 +1,156 @@
+#if Macros
+import Testing
+
+/// Every shape `@DelegateProxy` cannot forward is one error on the offending declaration, and
+/// nothing is generated (so no wall of type errors follows).
+@Suite("@DelegateProxy diagnostics")
+struct DiagnosticsTests {
+    /// A shape, the requirement that has it (its line holds `marker`), and the error there.
+    struct Case: CustomTestStringConvertible, Sendable {
+        let shape: String
+        let requirement: String
+        let marker: String
+        let message: String
+        var testDescription: String { shape }
+    }
+
+    static let cases: [Case] = [
+        Case(
+            shape: "generic method", requirement: "func value<T>(_ input: T) -> T?", marker: "value<T>",
+            message: "@DelegateProxy cannot forward a generic method: a message has one input and one output type; use concrete types (or 'any P')"),
+        Case(
+            shape: "generic where clause", requirement: "func value() -> Int? where Self: Sendable", marker: "where",
+            message: "@DelegateProxy cannot forward a generic method: a message has one input and one output type; use concrete types (or 'any P')"),
+        Case(
+            shape: "async", requirement: "func load() async", marker: "async",
+            message: "@DelegateProxy cannot forward an 'async' method: a send calls its listeners synchronously; make it synchronous and start a Task in the listener"),
+        Case(
+            shape: "throws", requirement: "func load() throws", marker: "throws",
+            message: "@DelegateProxy cannot forward a throwing method: a send has no error path; return the error as a value (for example 'Result<T, any Error>') instead"),
+        Case(
+            shape: "property", requirement: "var title: String { get }", marker: "var title",
+            message: "@DelegateProxy forwards methods only: make this property a method (for example 'func value() -> T'), or move it to another protocol"),
+        Case(
+            shape: "subscript", requirement: "subscript(index: Int) -> Int { get }", marker: "subscript",
+            message: "@DelegateProxy forwards methods only: make this subscript a method, or move it to another protocol"),
+        Case(
+            shape: "static requirement", requirement: "static func make()", marker: "static",
+            message: "@DelegateProxy cannot forward a static requirement: listeners are instances"),
+        Case(
+            shape: "initializer", requirement: "init(name: String)", marker: "init(",
+            message: "@DelegateProxy cannot forward an initializer: a listener already exists when it joins"),
+        Case(
+            shape: "associated type", requirement: "associatedtype Item", marker: "associatedtype",
+            message: "@DelegateProxy cannot forward a protocol with an associated type: one proxy must serve every conformer"),
+        Case(
+            shape: "inout", requirement: "func adjust(_ offset: inout Double)", marker: "inout",
+            message: "@DelegateProxy cannot forward the 'inout' parameter 'offset': every listener would share it; return the new value instead"),
+        Case(
+            shape: "variadic", requirement: "func select(_ rows: Int...)", marker: "Int...",
+            message: "@DelegateProxy cannot forward the variadic parameter 'rows': take an array instead"),
+        Case(
+            shape: "some parameter", requirement: "func show(_ view: some Sendable)", marker: "some Sendable",
+            message: "@DelegateProxy cannot forward the opaque parameter 'view': a message has one input type; use 'any' instead of 'some'"),
+        Case(
+            shape: "non-escaping closure", requirement: "func animate(_ body: () -> Void)", marker: "body:",
+            message: "@DelegateProxy cannot forward the non-escaping closure 'body': the proxy passes it on as a message input; mark it '@escaping'"),
+        Case(
+            shape: "non-escaping attributed closure", requirement: "func animate(_ body: @Sendable () -> Void)", marker: "body:",
+            message: "@DelegateProxy cannot forward the non-escaping closure 'body': the proxy passes it on as a message input; mark it '@escaping'"),
+        Case(
+            shape: "Self in the signature", requirement: "func same(as other: Self) -> Bool?", marker: "Self",
+            message: "@DelegateProxy cannot forward a method whose signature uses 'Self': the proxy answers for every conformer"),
+        Case(
+            shape: "non-Optional answer without a default", requirement: "func shouldScroll(toTop: Bool) -> Bool",
+            marker: "shouldScroll",
+            message: "'shouldScroll(toTop:)' returns 'Bool', which the proxy must answer when no listener responds: add @DelegateDefault(value), or @DelegateCombining(combination), or return an Optional"),
+        Case(
+            shape: "default on a void method", requirement: "@DelegateDefault(1) func refresh()", marker: "@DelegateDefault",
+            message: "@DelegateDefault has no effect on a method that returns nothing: remove it"),
+        Case(
+            shape: "combining on a void method", requirement: "@DelegateCombining(.allTrue) func refresh()",
+            marker: "@DelegateCombining", message: "@DelegateCombining has no effect on a method that returns nothing: remove it"),
+        Case(
+            shape: "default and combining", requirement: "@DelegateDefault(true) @DelegateCombining(.allTrue) func ok() -> Bool",
+            marker: "func ok",
+            message: "@DelegateDefault and @DelegateCombining both say what to answer: keep one (a combination's initial value is its answer when no listener responds)"),
+    ]
+
+    @Test("One error on the requirement, nothing generated", arguments: cases)
+    func unsupportedShape(_ shape: Case) {
+        assertRejected(
+            """
+            @DelegateProxy
+            protocol Feed: AnyObject {
+                func refresh(_ page: Int)
+                \(shape.requirement)
+            }
+            """, [(shape.marker, shape.message)])
+    }
+
+    @Test("Overloads that differ only in types: an error on the second")
+    func overloadByTypes() {
+        assertRejected(
+            """
+            @DelegateProxy
+            protocol Feed: AnyObject {
+                func scroll(to offset: Double)
+                func scroll(to offset: Int) // second
+            }
+            """,
+            [("// second", "@DelegateProxy needs distinct names: another requirement is also 'scroll(to:)'; give one of them other argument labels")])
+    }
+
+    @Test("Inherited requirements cannot be seen: an error on the parent, one per parent")
+    func inheritedRequirements() {
+        assertRejected(
+            """
+            @DelegateProxy
+            protocol Feed: AnyObject, ScrollDelegate, Sendable {
+                func refresh()
+            }
+            """,
+            [("ScrollDelegate", "@DelegateProxy cannot see the requirements 'ScrollDelegate' adds, so the proxy could not conform: inherit only from AnyObject and Sendable, and declare the requirements here")])
+    }
+
+    @Test("A protocol that is not class-bound")
+    func notClassBound() {
+        assertRejected(
+            """
+            @DelegateProxy
+            protocol Feed {
+                func refresh()
+            }
+            """,
+            [("protocol Feed", "@DelegateProxy needs a class-bound protocol, as a host's 'weak var delegate' does: declare 'protocol Feed: AnyObject'")])
+    }
+
+    @Test("Not a protocol")
+    func notAProtocol() {
+        assertRejected(
+            """
+            @DelegateProxy
+            final class Feed {}
+            """,
+            [("@DelegateProxy", "@DelegateProxy applies to a protocol: declare the delegate protocol and put the attribute on it")])
+    }
+
+    @Test("Several problems: each reported where it is, in source order")
+    func severalProblems() {
+        assertRejected(
+            """
+            @DelegateProxy
+            protocol Feed: AnyObject {
+                func load() async // one
+                var title: String { get } // two
+                func ok() -> Bool // three
+            }
+            """,
+            [
+                ("// one", "@DelegateProxy cannot forward an 'async' method: a send calls its listeners synchronously; make it synchronous and start a Task in the listener"),
+                ("// two", "@DelegateProxy forwards methods only: make this property a method (for example 'func value() -> T'), or move it to another protocol"),
+                ("// three", "'ok()' returns 'Bool', which the proxy must answer when no listener responds: add @DelegateDefault(value), or @DelegateCombining(combination), or return an Optional"),
+            ])
+    }
+}
+#endif
