@@ -53,7 +53,8 @@ struct ProxiedProtocol {
                     message: ProxyDiagnostic.inheritsRequirements(parent: parent.type.trimmedDescription)))
         }
         if !isClassBound {
-            diagnostics.append(Diagnostic(node: declaration.name, message: ProxyDiagnostic.notClassBound(protocolName: name)))
+            diagnostics.append(
+                Diagnostic(node: declaration.name, message: ProxyDiagnostic.notClassBound(protocolName: name)))
         }
         let isMainActor = declaration.attributes.contains { element in
             guard case .attribute(let attribute) = element else { return false }
@@ -71,7 +72,9 @@ struct ProxiedProtocol {
             let requirement = Requirement(function)
             if requirement.diagnostics.isEmpty, !selectors.insert(requirement.selector).inserted {
                 diagnostics.append(
-                    Diagnostic(node: function.name, message: ProxyDiagnostic.overloadByTypeOnly(selector: requirement.selector)))
+                    Diagnostic(
+                        node: function.name, message: ProxyDiagnostic.overloadByTypeOnly(selector: requirement.selector)
+                    ))
             }
             diagnostics += requirement.diagnostics
             requirements.append(requirement)

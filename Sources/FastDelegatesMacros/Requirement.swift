@@ -88,7 +88,9 @@ struct Requirement {
         self.parameters = parameters
 
         let returned = function.signature.returnClause?.type
-        returnType = returned.flatMap { ["Void", "Swift.Void", "()"].contains($0.trimmedDescription) ? nil : $0.trimmedDescription }
+        returnType = returned.flatMap {
+            ["Void", "Swift.Void", "()"].contains($0.trimmedDescription) ? nil : $0.trimmedDescription
+        }
         returnsOptional = returned.map(Self.isOptional) ?? false
         if Self.mentions(.Self, in: function.signature) { reject(function.signature, .usesSelf) }
 
@@ -100,7 +102,9 @@ struct Requirement {
                 attributes.append(element.trimmedDescription)
                 continue
             }
-            let argument = attribute.arguments.flatMap { $0.as(LabeledExprListSyntax.self)?.first?.expression.trimmedDescription }
+            let argument = attribute.arguments.flatMap {
+                $0.as(LabeledExprListSyntax.self)?.first?.expression.trimmedDescription
+            }
             switch attribute.attributeName.trimmedDescription {
             case "DelegateDefault", "FastDelegates.DelegateDefault":
                 defaultValue = argument
@@ -145,7 +149,8 @@ struct Requirement {
                 candidate = "\(candidate)_\(suffix)"
             }
             taken.insert(candidate)
-            named.memberName = requirement.name.hasPrefix("`") && candidate == requirement.baseName ? "`\(candidate)`" : candidate
+            named.memberName =
+                requirement.name.hasPrefix("`") && candidate == requirement.baseName ? "`\(candidate)`" : candidate
             return named
         }
     }
@@ -162,7 +167,9 @@ struct Requirement {
     private static func isNonEscapingClosure(_ type: TypeSyntax) -> Bool {
         if type.is(FunctionTypeSyntax.self) { return true }
         guard let attributed = type.as(AttributedTypeSyntax.self) else { return false }
-        let escapes = attributed.attributes.contains { $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "escaping" }
+        let escapes = attributed.attributes.contains {
+            $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "escaping"
+        }
         return !escapes && isNonEscapingClosure(attributed.baseType)
     }
 

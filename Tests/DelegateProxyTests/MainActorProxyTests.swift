@@ -115,7 +115,7 @@ struct MainActorProxyTests {
         view.delegate = proxy
         view.scroll(to: 80)
         view.tapStatusBar()
-        #expect(view.offset == 0)  // the default, true, let it scroll to the top
+        #expect(view.offset == 0) // the default, true, let it scroll to the top
         #expect(proxy.scrollViewShouldScrollToTop() == true)
         #expect(proxy.viewForZooming() == nil)
         #expect(proxy.scrollViewShouldBeginEditing() == true)
@@ -125,7 +125,7 @@ struct MainActorProxyTests {
     func combining() {
         let log = EventLog()
         let view = FeedScrollView()
-        let proxy = FeedScrollDelegateProxy(mode: .breaking)  // combining ignores the breaking mode
+        let proxy = FeedScrollDelegateProxy(mode: .breaking) // combining ignores the breaking mode
         view.delegate = proxy
         let first = ScrollListener("first", log: log), second = ScrollListener("second", log: log)
         proxy.add(first)
@@ -133,7 +133,9 @@ struct MainActorProxyTests {
         #expect(view.beginEditing() == true)
         second.allowsEditing = false
         #expect(view.beginEditing() == false)
-        #expect(log.events == Array(repeating: ["first.shouldBeginEditing", "second.shouldBeginEditing"], count: 2).flatMap { $0 })
+        #expect(
+            log.events
+                == Array(repeating: ["first.shouldBeginEditing", "second.shouldBeginEditing"], count: 2).flatMap { $0 })
     }
 
     @Test("Weak listeners that die are skipped, and the proxy answers the default again")
@@ -148,7 +150,7 @@ struct MainActorProxyTests {
         controller.scrollDelegates.add(survivor)
         #expect(controller.scrollDelegates.scrollViewShouldScrollToTop() == false)
         doomed = nil
-        #expect(watched == nil)  // the proxy did not keep it alive
+        #expect(watched == nil) // the proxy did not keep it alive
         controller.scrollView.scroll(to: 7)
         #expect(controller.scrollDelegates.scrollViewShouldScrollToTop() == true)
         #expect(controller.scrollDelegates.chain.count == 1)
@@ -205,7 +207,7 @@ struct MainActorProxyTests {
         proxy.add(first)
         proxy.add(second)
         proxy.add(third)
-        proxy.scrollViewDidScroll(1)  // third is gone before its turn
+        proxy.scrollViewDidScroll(1) // third is gone before its turn
         proxy.scrollViewDidScroll(2)
         #expect(log.events == ["first.didScroll(1.0)", "second.didScroll(1.0)", "second.didScroll(2.0)"])
     }
@@ -219,7 +221,7 @@ struct MainActorProxyTests {
         proxy.add(listener)
         let refused = proxy.add(proxy)
         refused.cancel()
-        proxy.scrollViewDidScroll(5)  // would recurse forever if the proxy were its own listener
+        proxy.scrollViewDidScroll(5) // would recurse forever if the proxy were its own listener
         #expect(log.events == ["one.didScroll(5.0)"])
         #expect(proxy.chain.count == 1)
         #expect(!proxy.remove(proxy))
@@ -245,14 +247,14 @@ struct MainActorProxyTests {
             view.delegate = proxy
             #expect(view.delegate != nil)
         }
-        #expect(view.delegate == nil)  // nobody owned the proxy
+        #expect(view.delegate == nil) // nobody owned the proxy
 
         weak var proxy: FeedScrollDelegateProxy?
         var controller: FeedViewController? = FeedViewController()
         proxy = controller!.scrollDelegates
         #expect(controller!.scrollView.delegate === proxy)
         controller = nil
-        #expect(proxy == nil)  // owned by the controller: gone with it, no cycle
+        #expect(proxy == nil) // owned by the controller: gone with it, no cycle
     }
 
     @Test("A listener that captures non-Sendable state and calls main-actor code")

@@ -83,17 +83,19 @@ struct ResponderTests {
         let middleMan = MiddleMan()
         let interceptor = DelegateInterceptor(
             middleMan: middleMan,
-            interceptions: Interceptions<MiddleMan>().on(FeedScrollDelegateMessages.scrollViewDidScroll) { me, offset, callThrough in
+            interceptions: Interceptions<MiddleMan>().on(FeedScrollDelegateMessages.scrollViewDidScroll) {
+                me, offset, callThrough in
                 me.seen.append(offset)
                 _ = callThrough(offset)
             })
         interceptor.setReceiver(primary.feedScrollDelegateResponder)
         interceptor.send(FeedScrollDelegateMessages.scrollViewDidScroll, 2)
         #expect(middleMan.seen == [2])
-        #expect(interceptor.send(FeedScrollDelegateMessages.viewForZooming) == "primary")  // falls through
-        #expect(log.events.filter { $0.contains("didScroll") } == [
-            "primary.didScroll(1.0)", "secondary.didScroll(1.0)", "primary.didScroll(2.0)",
-        ])
+        #expect(interceptor.send(FeedScrollDelegateMessages.viewForZooming) == "primary") // falls through
+        #expect(
+            log.events.filter { $0.contains("didScroll") } == [
+                "primary.didScroll(1.0)", "secondary.didScroll(1.0)", "primary.didScroll(2.0)",
+            ])
     }
 }
 #endif

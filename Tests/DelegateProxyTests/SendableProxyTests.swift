@@ -75,7 +75,7 @@ struct SendableProxyTests {
         proxy.add(first)
         proxy.add(second)
         proxy.download(1, didReceive: 3)
-        #expect(first.total == 3 && second.total == 0)  // breaking
+        #expect(first.total == 3 && second.total == 0) // breaking
         #expect(proxy.shouldRetry(1) == true)
         #expect(proxy.reservedBytes() == 15)
     }

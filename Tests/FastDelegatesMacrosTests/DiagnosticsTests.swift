@@ -17,22 +17,33 @@ struct DiagnosticsTests {
     static let cases: [Case] = [
         Case(
             shape: "generic method", requirement: "func value<T>(_ input: T) -> T?", marker: "value<T>",
-            message: "@DelegateProxy cannot forward a generic method: a message has one input and one output type; use concrete types (or 'any P')"),
+            message:
+                "@DelegateProxy cannot forward a generic method: a message has one input and one output type; use concrete types (or 'any P')"
+        ),
         Case(
             shape: "generic where clause", requirement: "func value() -> Int? where Self: Sendable", marker: "where",
-            message: "@DelegateProxy cannot forward a generic method: a message has one input and one output type; use concrete types (or 'any P')"),
+            message:
+                "@DelegateProxy cannot forward a generic method: a message has one input and one output type; use concrete types (or 'any P')"
+        ),
         Case(
             shape: "async", requirement: "func load() async", marker: "async",
-            message: "@DelegateProxy cannot forward an 'async' method: a send calls its listeners synchronously; make it synchronous and start a Task in the listener"),
+            message:
+                "@DelegateProxy cannot forward an 'async' method: a send calls its listeners synchronously; make it synchronous and start a Task in the listener"
+        ),
         Case(
             shape: "throws", requirement: "func load() throws", marker: "throws",
-            message: "@DelegateProxy cannot forward a throwing method: a send has no error path; return the error as a value (for example 'Result<T, any Error>') instead"),
+            message:
+                "@DelegateProxy cannot forward a throwing method: a send has no error path; return the error as a value (for example 'Result<T, any Error>') instead"
+        ),
         Case(
             shape: "property", requirement: "var title: String { get }", marker: "var title",
-            message: "@DelegateProxy forwards methods only: make this property a method (for example 'func value() -> T'), or move it to another protocol"),
+            message:
+                "@DelegateProxy forwards methods only: make this property a method (for example 'func value() -> T'), or move it to another protocol"
+        ),
         Case(
             shape: "subscript", requirement: "subscript(index: Int) -> Int { get }", marker: "subscript",
-            message: "@DelegateProxy forwards methods only: make this subscript a method, or move it to another protocol"),
+            message:
+                "@DelegateProxy forwards methods only: make this subscript a method, or move it to another protocol"),
         Case(
             shape: "static requirement", requirement: "static func make()", marker: "static",
             message: "@DelegateProxy cannot forward a static requirement: listeners are instances"),
@@ -41,39 +52,59 @@ struct DiagnosticsTests {
             message: "@DelegateProxy cannot forward an initializer: a listener already exists when it joins"),
         Case(
             shape: "associated type", requirement: "associatedtype Item", marker: "associatedtype",
-            message: "@DelegateProxy cannot forward a protocol with an associated type: one proxy must serve every conformer"),
+            message:
+                "@DelegateProxy cannot forward a protocol with an associated type: one proxy must serve every conformer"
+        ),
         Case(
             shape: "inout", requirement: "func adjust(_ offset: inout Double)", marker: "inout",
-            message: "@DelegateProxy cannot forward the 'inout' parameter 'offset': every listener would share it; return the new value instead"),
+            message:
+                "@DelegateProxy cannot forward the 'inout' parameter 'offset': every listener would share it; return the new value instead"
+        ),
         Case(
             shape: "variadic", requirement: "func select(_ rows: Int...)", marker: "Int...",
             message: "@DelegateProxy cannot forward the variadic parameter 'rows': take an array instead"),
         Case(
             shape: "some parameter", requirement: "func show(_ view: some Sendable)", marker: "some Sendable",
-            message: "@DelegateProxy cannot forward the opaque parameter 'view': a message has one input type; use 'any' instead of 'some'"),
+            message:
+                "@DelegateProxy cannot forward the opaque parameter 'view': a message has one input type; use 'any' instead of 'some'"
+        ),
         Case(
             shape: "non-escaping closure", requirement: "func animate(_ body: () -> Void)", marker: "body:",
-            message: "@DelegateProxy cannot forward the non-escaping closure 'body': the proxy passes it on as a message input; mark it '@escaping'"),
+            message:
+                "@DelegateProxy cannot forward the non-escaping closure 'body': the proxy passes it on as a message input; mark it '@escaping'"
+        ),
         Case(
-            shape: "non-escaping attributed closure", requirement: "func animate(_ body: @Sendable () -> Void)", marker: "body:",
-            message: "@DelegateProxy cannot forward the non-escaping closure 'body': the proxy passes it on as a message input; mark it '@escaping'"),
+            shape: "non-escaping attributed closure", requirement: "func animate(_ body: @Sendable () -> Void)",
+            marker: "body:",
+            message:
+                "@DelegateProxy cannot forward the non-escaping closure 'body': the proxy passes it on as a message input; mark it '@escaping'"
+        ),
         Case(
             shape: "Self in the signature", requirement: "func same(as other: Self) -> Bool?", marker: "Self",
-            message: "@DelegateProxy cannot forward a method whose signature uses 'Self': the proxy answers for every conformer"),
+            message:
+                "@DelegateProxy cannot forward a method whose signature uses 'Self': the proxy answers for every conformer"
+        ),
         Case(
             shape: "non-Optional answer without a default", requirement: "func shouldScroll(toTop: Bool) -> Bool",
             marker: "shouldScroll",
-            message: "'shouldScroll(toTop:)' returns 'Bool', which the proxy must answer when no listener responds: add @DelegateDefault(value), or @DelegateCombining(combination), or return an Optional"),
+            message:
+                "'shouldScroll(toTop:)' returns 'Bool', which the proxy must answer when no listener responds: add @DelegateDefault(value), or @DelegateCombining(combination), or return an Optional"
+        ),
         Case(
-            shape: "default on a void method", requirement: "@DelegateDefault(1) func refresh()", marker: "@DelegateDefault",
+            shape: "default on a void method", requirement: "@DelegateDefault(1) func refresh()",
+            marker: "@DelegateDefault",
             message: "@DelegateDefault has no effect on a method that returns nothing: remove it"),
         Case(
             shape: "combining on a void method", requirement: "@DelegateCombining(.allTrue) func refresh()",
-            marker: "@DelegateCombining", message: "@DelegateCombining has no effect on a method that returns nothing: remove it"),
+            marker: "@DelegateCombining",
+            message: "@DelegateCombining has no effect on a method that returns nothing: remove it"),
         Case(
-            shape: "default and combining", requirement: "@DelegateDefault(true) @DelegateCombining(.allTrue) func ok() -> Bool",
+            shape: "default and combining",
+            requirement: "@DelegateDefault(true) @DelegateCombining(.allTrue) func ok() -> Bool",
             marker: "func ok",
-            message: "@DelegateDefault and @DelegateCombining both say what to answer: keep one (a combination's initial value is its answer when no listener responds)"),
+            message:
+                "@DelegateDefault and @DelegateCombining both say what to answer: keep one (a combination's initial value is its answer when no listener responds)"
+        ),
     ]
 
     @Test("One error on the requirement, nothing generated", arguments: cases)
@@ -98,7 +129,12 @@ struct DiagnosticsTests {
                 func scroll(to offset: Int) // second
             }
             """,
-            [("// second", "@DelegateProxy needs distinct names: another requirement is also 'scroll(to:)'; give one of them other argument labels")])
+            [
+                (
+                    "// second",
+                    "@DelegateProxy needs distinct names: another requirement is also 'scroll(to:)'; give one of them other argument labels"
+                )
+            ])
     }
 
     @Test("Inherited requirements cannot be seen: an error on the parent, one per parent")
@@ -110,7 +146,12 @@ struct DiagnosticsTests {
                 func refresh()
             }
             """,
-            [("ScrollDelegate", "@DelegateProxy cannot see the requirements 'ScrollDelegate' adds, so the proxy could not conform: inherit only from AnyObject and Sendable, and declare the requirements here")])
+            [
+                (
+                    "ScrollDelegate",
+                    "@DelegateProxy cannot see the requirements 'ScrollDelegate' adds, so the proxy could not conform: inherit only from AnyObject and Sendable, and declare the requirements here"
+                )
+            ])
     }
 
     @Test("A protocol that is not class-bound")
@@ -122,7 +163,12 @@ struct DiagnosticsTests {
                 func refresh()
             }
             """,
-            [("protocol Feed", "@DelegateProxy needs a class-bound protocol, as a host's 'weak var delegate' does: declare 'protocol Feed: AnyObject'")])
+            [
+                (
+                    "protocol Feed",
+                    "@DelegateProxy needs a class-bound protocol, as a host's 'weak var delegate' does: declare 'protocol Feed: AnyObject'"
+                )
+            ])
     }
 
     @Test("Not a protocol")
@@ -132,7 +178,12 @@ struct DiagnosticsTests {
             @DelegateProxy
             final class Feed {}
             """,
-            [("@DelegateProxy", "@DelegateProxy applies to a protocol: declare the delegate protocol and put the attribute on it")])
+            [
+                (
+                    "@DelegateProxy",
+                    "@DelegateProxy applies to a protocol: declare the delegate protocol and put the attribute on it"
+                )
+            ])
     }
 
     @Test("Several problems: each reported where it is, in source order")
@@ -147,9 +198,18 @@ struct DiagnosticsTests {
             }
             """,
             [
-                ("// one", "@DelegateProxy cannot forward an 'async' method: a send calls its listeners synchronously; make it synchronous and start a Task in the listener"),
-                ("// two", "@DelegateProxy forwards methods only: make this property a method (for example 'func value() -> T'), or move it to another protocol"),
-                ("// three", "'ok()' returns 'Bool', which the proxy must answer when no listener responds: add @DelegateDefault(value), or @DelegateCombining(combination), or return an Optional"),
+                (
+                    "// one",
+                    "@DelegateProxy cannot forward an 'async' method: a send calls its listeners synchronously; make it synchronous and start a Task in the listener"
+                ),
+                (
+                    "// two",
+                    "@DelegateProxy forwards methods only: make this property a method (for example 'func value() -> T'), or move it to another protocol"
+                ),
+                (
+                    "// three",
+                    "'ok()' returns 'Bool', which the proxy must answer when no listener responds: add @DelegateDefault(value), or @DelegateCombining(combination), or return an Optional"
+                ),
             ])
     }
 }

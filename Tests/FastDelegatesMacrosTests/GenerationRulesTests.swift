@@ -40,7 +40,9 @@ struct GenerationRulesTests {
         #expect(expanded.contains("FastDelegates.Responses<Self>()"))
     }
 
-    @Test("A main-actor protocol that also refines Sendable stays on the main actor", arguments: ["MainActor", "_Concurrency.MainActor"])
+    @Test(
+        "A main-actor protocol that also refines Sendable stays on the main actor",
+        arguments: ["MainActor", "_Concurrency.MainActor"])
     func mainActorWins(attribute: String) {
         let (expanded, _) = expand(
             """
@@ -54,7 +56,9 @@ struct GenerationRulesTests {
         #expect(expanded.contains("@MainActor var feedResponder: FastDelegates.AnyResponder"))
     }
 
-    @Test("Everything generated takes the protocol's access level", arguments: ["public", "package", "internal", "fileprivate", "private"])
+    @Test(
+        "Everything generated takes the protocol's access level",
+        arguments: ["public", "package", "internal", "fileprivate", "private"])
     func accessLevel(access: String) {
         let (expanded, diagnostics) = expand(
             """
@@ -112,7 +116,9 @@ struct GenerationRulesTests {
 
     /// What precedes each use of `word` as a whole identifier (not inside `FeedMessages`).
     private func wordUses(of word: String, in text: String) -> [Substring] {
-        func isIdentifier(_ character: Character?) -> Bool { character.map { $0.isLetter || $0.isNumber || $0 == "_" } ?? false }
+        func isIdentifier(_ character: Character?) -> Bool {
+            character.map { $0.isLetter || $0.isNumber || $0 == "_" } ?? false
+        }
         return text.ranges(of: word).compactMap { range -> Substring? in
             let before = range.lowerBound == text.startIndex ? nil : text[text.index(before: range.lowerBound)]
             let after = range.upperBound == text.endIndex ? nil : text[range.upperBound]
@@ -143,7 +149,9 @@ struct GenerationRulesTests {
             ("reload_", "Int", "reload(_:)"),
             ("reloadSection", "Int", "reload(section:)"),
         ] {
-            #expect(expanded.contains("static let \(member) = FastDelegates.Message<\(input), Void>(\"TableDelegate.\(name)\")"))
+            #expect(
+                expanded.contains(
+                    "static let \(member) = FastDelegates.Message<\(input), Void>(\"TableDelegate.\(name)\")"))
         }
         #expect(expanded.contains("me.tableView(input.0, didSelectRowAt: input.1)"))
         #expect(expanded.contains("self.chain.send(TableDelegateMessages.tableViewDidSelectRowAt, (table, row))"))

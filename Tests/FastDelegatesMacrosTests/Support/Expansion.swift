@@ -22,7 +22,9 @@ func expand(_ source: String) -> (source: String, diagnostics: [Diagnostic]) {
         sourceFiles: [file: .init(moduleName: "TestModule", fullFilePath: "test.swift")])
     let expanded = file.expand(
         macros: proxyMacros,
-        contextGenerator: { BasicMacroExpansionContext(sharingWith: context, lexicalContext: $0.allMacroLexicalContexts()) },
+        contextGenerator: {
+            BasicMacroExpansionContext(sharingWith: context, lexicalContext: $0.allMacroLexicalContexts())
+        },
         indentationWidth: .spaces(4))
     return (expanded.description, context.diagnostics)
 }
@@ -58,7 +60,8 @@ func assertRejected(
     #expect(reported.map { $0.0 } == specs.map { $0.0 }, sourceLocation: sourceLocation)
     #expect(reported.map { $0.1 } == specs.map { $0.1 }, sourceLocation: sourceLocation)
     #expect(diagnostics.allSatisfy { $0.diagMessage.severity == .error }, sourceLocation: sourceLocation)
-    #expect(!expanded.contains("Proxy:") && !expanded.contains("Messages"), "generated code for a rejected protocol",
+    #expect(
+        !expanded.contains("Proxy:") && !expanded.contains("Messages"), "generated code for a rejected protocol",
         sourceLocation: sourceLocation)
 }
 #endif
