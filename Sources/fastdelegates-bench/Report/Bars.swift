@@ -37,6 +37,12 @@ enum Bars {
                 median("fastdelegates-weak-reference", "tick", n), median("handwritten-weak-var", "tick", n),
                 atMost: 1.2)
         }
+        // Issue 22: a generated proxy costs what sending through its chain costs.
+        for n in ns {
+            bar(
+                "tick N=\(n) fastdelegates-proxy / fastdelegates-weak",
+                median("fastdelegates-proxy", "tick", n), median("fastdelegates-weak", "tick", n), atMost: 1.05)
+        }
         for n in ns {
             bar(
                 "tick N=\(n) fastdelegates-strong / strong-array",

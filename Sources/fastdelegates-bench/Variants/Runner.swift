@@ -32,6 +32,7 @@ let allVariants: [Variant] = [
     FastDelegatesVariant.variant(retention: .strong, mode: .breaking),
     FastDelegatesWeakReferenceVariant.variant,
     MainActorVariant.variant,
+    ProxyVariant.variant,
     ConcurrentVariant.weak,
     ConcurrentVariant.twoThreadsShared,
     ConcurrentVariant.twoThreadsSeparate,

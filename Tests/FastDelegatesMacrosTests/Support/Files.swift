@@ -1,0 +1,45 @@
+#if Macros
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The package's root directory, from this file's path.
+let packageRoot: String = {
+    var path = #filePath
+    for _ in 0..<4 { path = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)]) }
+    return path
+}()
+
+struct FileError: Error, CustomStringConvertible {
+    let path: String
+    var description: String { "cannot access \(path)" }
+}
+
+/// The whole file at `path`, as UTF-8.
+func readFile(_ path: String) throws -> String {
+    guard let file = fopen(path, "rb") else { throw FileError(path: path) }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    while true {
+        let count = fread(&buffer, 1, buffer.count, file)
+        if count == 0 { break }
+        bytes += buffer[..<count]
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+/// Replaces the file at `path` with `text`.
+func writeFile(_ path: String, _ text: String) throws {
+    guard let file = fopen(path, "wb") else { throw FileError(path: path) }
+    defer { fclose(file) }
+    let bytes = Array(text.utf8)
+    guard fwrite(bytes, 1, bytes.count, file) == bytes.count else { throw FileError(path: path) }
+}
+
+func environmentValue(_ name: String) -> String? {
+    getenv(name).map { String(cString: $0) }
+}
+#endif

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# What a dependent package resolves, builds and runs, each way:
+#  1. with the library alone: it must resolve no other package and fetch nothing (no
+#     Package.resolved pins, no swift-syntax checkout), and build;
+#  2. with the `Macros` trait (Tests/DependentPackage): it resolves swift-syntax and nothing else,
+#     and its app, which puts @DelegateProxy proxies into hosts' delegate slots, runs its checks.
+# Both live in a temporary directory beside a link named FastDelegates to this checkout, as a
+# user's package beside a clone would. Usage: scripts/dependent-check.sh [--library-only]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT="$(pwd)"
+SWIFT="${SWIFT:-swift}"
+WORK="$(mktemp -d)"
+trap 'rm -rf "$WORK"' EXIT
+ln -s "$ROOT" "$WORK/FastDelegates"
+failures=0
+fail() { echo "FAIL $1"; failures=$((failures + 1)); }
+pins() { # the identities a Package.resolved pins, one a line (none if there is no file)
+    [ -f "$1" ] || return 0
+    sed -n 's/.*"identity" *: *"\([^"]*\)".*/\1/p' "$1"
+}
+
+# 1. The library alone.
+mkdir -p "$WORK/LibraryOnly/Sources/App"
+cat >"$WORK/LibraryOnly/Package.swift" <<'MANIFEST'
+// swift-tools-version: 6.0
+import PackageDescription
+let package = Package(
+    name: "LibraryOnly",
+    dependencies: [.package(path: "../FastDelegates")],
+    targets: [.executableTarget(name: "App", dependencies: [.product(name: "FastDelegates", package: "FastDelegates")])]
+)
+MANIFEST
+cat >"$WORK/LibraryOnly/Sources/App/main.swift" <<'SOURCE'
+import FastDelegates
+final class Listener { var total = 0 }
+let didScroll = Message<Int, Void>("didScroll")
+let chain = DelegateChain()
+let listener = Listener()
+chain.add(listener) { $0.on(didScroll) { me, value in me.total += value } }
+chain.send(didScroll, 2)
+print(listener.total == 2 ? "LibraryOnly: ok" : "LibraryOnly: wrong total")
+SOURCE
+(cd "$WORK/LibraryOnly" && "$SWIFT" build --scratch-path "$WORK/library-build" >"$WORK/library.log" 2>&1) \
+    || { cat "$WORK/library.log"; fail "the library-only dependent does not build"; }
+resolved="$(pins "$WORK/LibraryOnly/Package.resolved" | tr '\n' ' ')"
+[ -z "$resolved" ] && echo "ok   library only: Package.resolved pins nothing" \
+    || fail "library only: Package.resolved pins: $resolved"
+fetched="$(ls "$WORK/library-build/checkouts" "$WORK/library-build/repositories" 2>/dev/null | grep -v ':$' | tr '\n' ' ' || true)"
+[ -z "$fetched" ] && echo "ok   library only: nothing fetched (no checkouts, no repositories)" \
+    || fail "library only: fetched $fetched"
+"$WORK/library-build/debug/App" | grep -q "LibraryOnly: ok" && echo "ok   library only: the app runs" \
+    || fail "library only: the app does not run as expected"
+
+# 2. With the Macros trait.
+if [ "${1:-}" != "--library-only" ]; then
+    cp -R "$ROOT/Tests/DependentPackage" "$WORK/DependentPackage"
+    rm -rf "$WORK/DependentPackage/.build" "$WORK/DependentPackage/Package.resolved"
+    (cd "$WORK/DependentPackage" && "$SWIFT" build --scratch-path "$WORK/macros-build" >"$WORK/macros.log" 2>&1) \
+        || { cat "$WORK/macros.log"; fail "the Macros dependent does not build"; }
+    if grep -E "^$WORK/DependentPackage/.*warning:" "$WORK/macros.log"; then fail "the Macros dependent builds with warnings"; fi
+    resolved="$(pins "$WORK/DependentPackage/Package.resolved" | tr '\n' ' ')"
+    [ "$resolved" = "swift-syntax " ] && echo "ok   Macros trait: Package.resolved pins swift-syntax only" \
+        || fail "Macros trait: Package.resolved pins: '$resolved'"
+    if "$WORK/macros-build/debug/FeedApp" >"$WORK/app.log" 2>&1; then
+        sed 's/^/    /' "$WORK/app.log"
+        echo "ok   Macros trait: FeedApp ran its checks"
+    else
+        cat "$WORK/app.log"
+        fail "Macros trait: FeedApp failed"
+    fi
+fi
+echo "dependent-check: $failures failed"
+[ "$failures" -eq 0 ]
