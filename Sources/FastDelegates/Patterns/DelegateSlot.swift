@@ -124,6 +124,25 @@ public final class DelegateSlot: MessageDispatching {
         secondaryChain.remove(target)
     }
 
+    // MARK: - Membership
+
+    /// Removes every target: the primary and every secondary, as ``DelegateChain/removeAll()``
+    /// does for a chain. Each receives nothing more, even from a running send.
+    ///
+    /// To clear only the primary, use `setPrimary(nil)`; to detach one secondary, ``detach(_:)``.
+    public func removeAll() {
+        primaryChain.removeAll()
+        secondaryChain.removeAll()
+    }
+
+    /// Whether `target` is the primary or a secondary.
+    public func contains(_ target: AnyObject) -> Bool {
+        primaryChain.contains(target) || secondaryChain.contains(target)
+    }
+
+    /// Whether the slot has no live primary and no live secondary.
+    public var isEmpty: Bool { primaryChain.isEmpty && secondaryChain.isEmpty }
+
     // MARK: - Dispatch
 
     /// Calls the primary, then the secondaries, that answer `message`, handing each answer to
