@@ -152,11 +152,23 @@ struct WeakHoldDecisionTests {
                 == ObjectIdentifier(NativeRootProbe.self))
     }
 
-    /// Off Apple platforms a class object is not an object: `as AnyObject` boxes the metatype
-    /// in a new native Swift object each time. Such a box is held like any native object: weakly
-    /// it dies at once (nothing else owns it), strongly it lives and hands the metatype back.
-    @Test func aClassObjectCastToAnyObjectHereIsABoxedValue() {
-        #if !canImport(ObjectiveC)
+    /// On Apple platforms a class object is an immortal Objective-C object: it takes the weak
+    /// reference hold and is never zeroed (compiled and run only on macOS). Elsewhere it is not
+    /// an object: `as AnyObject` boxes the metatype in a new native Swift object each time. Such
+    /// a box is held like any native object: weakly it dies at once (nothing else owns it),
+    /// strongly it lives and hands the metatype back.
+    @Test func aClassObjectCastToAnyObjectIsHeldAsWhatItIsOnEachPlatform() {
+        #if canImport(ObjectiveC)
+        // Apple platforms: the class object itself, an Objective-C object of a metaclass.
+        let classObject = NativeLeaf.self as AnyObject
+        #expect(weakHold(for: NativeLeaf.self) == .zeroing) // the probe's root is NativeLeaf's
+        #expect(weakHold(for: type(of: classObject)) == .weakReference)
+        let chain = DelegateChain()
+        chain.add(classObject, responses: Responses<AnyObject>().on(Scroll.viewForZooming) { _ in "class" })
+        #expect(chain.holdForTesting(of: classObject) == .weak)
+        #expect(chain.send(Scroll.viewForZooming) == .some("class")) // immortal: never zeroed
+        #expect(chain.contains(NativeLeaf.self as AnyObject))
+        #else
         let first = NativeLeaf.self as AnyObject, second = NativeLeaf.self as AnyObject
         #expect(ObjectIdentifier(first) != ObjectIdentifier(second)) // a box per cast: no identity of its own
         #expect(weakHold(for: type(of: first)) == .zeroing)
