@@ -29,31 +29,6 @@ struct ReadSidePlatformTests {
         #expect(busyOwned)
     }
 
-    /// End to end: a thread that sent on a concurrent chain has a record, which the key's
-    /// destructor gives back when the thread ends.
-    @Test func aThreadThatEndsGivesItsRecordBack() async throws {
-        let chain = ConcurrentDelegateChain()
-        let seen = Mutex<Unchecked<ReaderRecord>?>(nil)
-        let target = Probe("t", log: Log())
-        chain.add(
-            target,
-            responses: SendableResponses<Probe>().on(Scroll.willBeginDragging) { _ in
-                seen.withLock { $0 = currentDispatchRecord().map(Unchecked.init) }
-            })
-        let thread = Thread { chain.send(Scroll.willBeginDragging) }
-        thread.start()
-        var record: ReaderRecord?
-        for _ in 0..<5_000 {
-            record = seen.withLock { $0?.value }
-            if let record, !record.owned.load(ordering: .acquiring) { break }
-            try await Task.sleep(for: .milliseconds(1))
-        }
-        let ended = try #require(record)
-        let owned = ended.owned.load(ordering: .acquiring)
-        #expect(!owned)
-        withExtendedLifetime(target) {}
-    }
-
     /// Contended records are padded to the cache line of the architecture: 128 bytes on 64-bit
     /// ARM (Apple Silicon), 64 elsewhere; the pad and the call slots' line follow it.
     @Test func paddingFollowsTheArchitecturesCacheLine() {
