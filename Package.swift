@@ -149,3 +149,16 @@ let package = Package(
     swiftLanguageModes: [.v6],
     cLanguageStandard: .c11
 )
+
+// libbsd is for Linux only (Apple platforms have arc4random in libc). Off Linux, drop its
+// system-library target, so that SwiftPM neither asks pkg-config for libbsd nor warns that it
+// is missing (on macOS). Self-contained on purpose: the targets above stay as they are.
+#if !os(Linux)
+package.targets.removeAll { $0.name == "CBSD" }
+for target in package.targets {
+    target.dependencies.removeAll {
+        if case .targetItem(name: "CBSD", _) = $0 { return true }
+        return false
+    }
+}
+#endif

@@ -4,24 +4,39 @@ import Testing
 /// Runs `fastdelegates-bench --quick` as a subprocess and checks its reports: the JSON and CSV
 /// schema (docs/bench-schema.md), the Markdown report and the chart `make bench` writes.
 @Suite struct CLISmokeTests {
-    /// The benchmark binary: next to the test bundle (SwiftPM builds it as a dependency), else
-    /// in `swift build --show-bin-path`.
+    /// The benchmark binary: in the products directory of the test bundle (SwiftPM builds it as
+    /// a dependency), else in `swift build --show-bin-path`.
     static func benchBinary() throws -> URL {
-        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        var directory = executable.deletingLastPathComponent()
-        // On macOS the test binary is inside an .xctest bundle.
-        while directory.pathExtension == "xctest" || directory.lastPathComponent == "MacOS"
-            || directory.lastPathComponent == "Contents"
-        {
-            directory.deleteLastPathComponent()
-        }
-        for candidate in [directory, Bundle.main.bundleURL.deletingLastPathComponent()] {
+        var candidates: [URL] = []
+        if let image = testImage() { candidates.append(productsDirectory(ofTestImage: image)) }
+        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
+        for candidate in candidates {
             let binary = candidate.appendingPathComponent("fastdelegates-bench")
             if FileManager.default.isExecutableFile(atPath: binary.path) { return binary }
         }
         let output = try run(URL(fileURLWithPath: "/usr/bin/env"), ["swift", "build", "--show-bin-path"]).stdout
         let binPath = String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         return URL(fileURLWithPath: binPath).appendingPathComponent("fastdelegates-bench")
+    }
+
+    /// The test bundle's executable, on any platform: the bundle of a class of this module (on
+    /// Linux the process's executable; on macOS the loaded `.xctest` bundle's, not the process's:
+    /// a runner, `xctest` or `swiftpm-testing-helper`, loads the bundle).
+    static func testImage() -> URL? {
+        Bundle(for: BundleMarker.self).executableURL?.resolvingSymlinksInPath()
+    }
+
+    /// The directory holding the test bundle, where SwiftPM also puts the products it built:
+    /// the image's own directory on Linux (`….xctest` is the executable), the bundle's parent on
+    /// macOS (`….xctest/Contents/MacOS/…`).
+    static func productsDirectory(ofTestImage image: URL) -> URL {
+        var directory = image.deletingLastPathComponent()
+        while directory.pathExtension == "xctest" || directory.lastPathComponent == "MacOS"
+            || directory.lastPathComponent == "Contents"
+        {
+            directory.deleteLastPathComponent()
+        }
+        return directory
     }
 
     static func run(_ executable: URL, _ arguments: [String]) throws -> (stdout: Data, status: Int32) {
@@ -35,6 +50,26 @@ import Testing
         let data = stdout.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (data, process.terminationStatus)
+    }
+
+    /// Where the benchmark binary is looked for, from the test image's path on each platform.
+    @Test func theProductsDirectoryIsFoundFromTheTestImageOnLinuxAndMacOS() throws {
+        let linux = URL(fileURLWithPath: "/p/.build/x86_64-unknown-linux-gnu/debug/FastDelegatesPackageTests.xctest")
+        #expect(productsPath(linux) == "/p/.build/x86_64-unknown-linux-gnu/debug")
+        let macOS = URL(
+            fileURLWithPath:
+                "/p/.build/arm64-apple-macosx/debug/FastDelegatesPackageTests.xctest/Contents/MacOS/FastDelegatesPackageTests"
+        )
+        #expect(productsPath(macOS) == "/p/.build/arm64-apple-macosx/debug")
+        // Here, the image found is this test bundle, and the binary SwiftPM built sits next to it.
+        let image = try #require(Self.testImage())
+        #expect(image.lastPathComponent.hasPrefix("FastDelegatesPackageTests"))
+        let binary = Self.productsDirectory(ofTestImage: image).appendingPathComponent("fastdelegates-bench")
+        #expect(FileManager.default.isExecutableFile(atPath: binary.path))
+    }
+
+    private func productsPath(_ image: URL) -> String {
+        Self.productsDirectory(ofTestImage: image).path
     }
 
     @Test func quickJSONHasTheSchema() throws {
@@ -175,3 +210,6 @@ import Testing
         #expect(Set(colors).count == polylines.count, "a distinct colour per series")
     }
 }
+
+/// A class of the test bundle, to find the bundle with `Bundle(for:)`.
+private final class BundleMarker {}

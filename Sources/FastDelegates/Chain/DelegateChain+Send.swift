@@ -14,13 +14,6 @@ extension DelegateChain {
         _ = forEachAnswer(to: message, input) { _ in breaking }
     }
 
-    /// Hands a send to the streams observing it; out of line so that a send nobody observes
-    /// pays only the nil check before the call.
-    @inlinable @inline(never)
-    func notifyObservers<Input, Output>(_ message: Message<Input, Output>, _ input: Input) {
-        observers?.notify(message, input)
-    }
-
     /// Calls the live responders of `message` in order with `input`, handing each answer to
     /// `body`, until `body` returns true (whatever the chain's mode).
     /// - Returns: whether `body` stopped the walk.
@@ -29,7 +22,7 @@ extension DelegateChain {
     public func forEachAnswer<Input, Output>(
         to message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool
     ) -> Bool {
-        if observers != nil { notifyObservers(message, input) }
+        if needsSlowPath { return forEachAnswerObservedOrForwarding(to: message, input, body) }
         let stopped = table.forEachResponder(of: message) { target, handler in
             body(handler.body(target, input))
         }
@@ -37,12 +30,52 @@ extension DelegateChain {
         return stopped
     }
 
-    /// Whether some live target answers `message`.
+    /// Whether some live target answers `message` (for a forwarded message, whether the
+    /// dispatcher it is forwarded to responds now).
     /// - Complexity: O(1) expected, plus a skip past each dead target.
     @inlinable
     public func responds<Input, Output>(to message: Message<Input, Output>) -> Bool {
-        let found = table.forEachResponder(of: message) { _, _ in true }
+        let found: Bool
+        if hasForwarders {
+            found = table.forEachResponder(of: message) { target, handler in
+                handler.forwarding?.responds(target) ?? true
+            }
+        } else {
+            found = table.forEachResponder(of: message) { _, _ in true }
+        }
         if table.needsCleanup, !table.isDispatching { finishDispatch() }
         return found
+    }
+
+    /// A send on a chain that something observes or that forwards to a dispatcher: out of line,
+    /// so that every other send pays one flag check for both.
+    @inlinable @inline(never)
+    func forEachAnswerObservedOrForwarding<Input, Output>(
+        to message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool
+    ) -> Bool {
+        guard let observers, observers.notifyBeforeResponders(message, input) else {
+            return forEachAnswerForwarding(to: message, input, body)
+        }
+        var answer: Output?
+        let stopped = forEachAnswerForwarding(to: message, input) { output in
+            if answer == nil { answer = output }
+            return body(output)
+        }
+        observers.notifyAfterResponders(message, Invocation(input: input, answer: answer))
+        return stopped
+    }
+
+    /// The walk of `forEachAnswer`, where a forwarded message walks its target dispatcher's
+    /// answers in the target's place.
+    @inlinable
+    func forEachAnswerForwarding<Input, Output>(
+        to message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool
+    ) -> Bool {
+        let stopped = table.forEachResponder(of: message) { target, handler in
+            if let forwarding = handler.forwarding { return forwarding.walk(target, input, body) }
+            return body(handler.body(target, input))
+        }
+        if table.needsCleanup, !table.isDispatching { finishDispatch() }
+        return stopped
     }
 }

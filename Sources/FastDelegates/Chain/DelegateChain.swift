@@ -69,10 +69,19 @@ public final class DelegateChain: MessageDispatching {
     /// Dispatches that handed back dead targets or parked objects since the last sweep.
     private var cleanupsSinceSweep = 0
 
-    /// The streams observing this chain's sends; nil while nobody observes, so a send pays one
-    /// nil check for observation.
+    /// The streams observing this chain's sends; nil while nobody observes.
     @usableFromInline
     @exclusivity(unchecked) var observers: MessageObservers?
+
+    /// Whether some registration ever held a forwarded message (``Responses/forwarding(_:)``):
+    /// the walks then check each handler for one.
+    @usableFromInline
+    @exclusivity(unchecked) var hasForwarders = false
+
+    /// Whether something observes the chain or it forwards a message: a send takes the slow path
+    /// then, so that any other send pays this one check for both.
+    @usableFromInline
+    @exclusivity(unchecked) var needsSlowPath = false
 
     /// An empty chain.
     public init(mode: Mode = .nonBreaking) {
@@ -239,20 +248,43 @@ public final class DelegateChain: MessageDispatching {
 
     // MARK: - Observing
 
-    /// A stream of the input of every send of `message` through this chain, from now on.
+    /// A stream of the input of every send of `message` through this chain, from now on, seen
+    /// before the responders run: ``invocations(of:timing:bufferingPolicy:)`` with
+    /// ``InvocationTiming/beforeResponders``.
     ///
-    /// This is RxCocoa's `methodInvoked`: the stream sees each send (also one nobody answers),
-    /// before the responders are called, on the sending thread. Observing is not responding:
-    /// it never changes ``responds(to:)``, a breaking-mode stop or an answer. The observer goes
-    /// away when the consuming task ends or the stream is dropped (at the chain's next send),
-    /// and the stream finishes when the chain is gone. Events are buffered as
+    /// This is RxCocoa's `sentMessage` timing: the stream sees each send (also one nobody
+    /// answers) before the responders are called, on the sending thread. Observing is not
+    /// responding: it never changes ``responds(to:)``, a breaking-mode stop or an answer. The
+    /// observer goes away when the consuming task ends or the stream is dropped (at the chain's
+    /// next send), and the stream finishes when the chain is gone. Events are buffered as
     /// `bufferingPolicy` says (by default none is dropped).
-    /// - Complexity: while nothing observes the chain, a send pays one nil check for this.
+    /// - Complexity: while nothing observes the chain, a send pays one flag check for this.
     public func invocations<Input: Sendable, Output>(
         of message: Message<Input, Output>,
         bufferingPolicy: AsyncStream<Input>.Continuation.BufferingPolicy = .unbounded
     ) -> AsyncStream<Input> {
-        MessageObservers.stream(of: message, in: &observers, bufferingPolicy: bufferingPolicy)
+        invocations(of: message, timing: .beforeResponders, bufferingPolicy: bufferingPolicy)
+    }
+
+    /// A stream of every send of `message` through this chain, from now on, seen at `timing`:
+    /// its input before the responders run (``InvocationTiming/beforeResponders``, RxCocoa's
+    /// `sentMessage`), or its input and first answer once they ran
+    /// (``InvocationTiming/afterResponders``, RxCocoa's `methodInvoked`).
+    ///
+    /// ```swift
+    /// for await zoom in chain.invocations(of: Scroll.viewForZooming, timing: .afterResponders) {
+    ///     print(zoom.input, zoom.answer as Any)            // nil answer: nobody answered
+    /// }
+    /// ```
+    ///
+    /// Otherwise as ``invocations(of:bufferingPolicy:)``: every send is seen, on the sending
+    /// thread, and observing never changes an answer.
+    public func invocations<Input, Output, Element: Sendable>(
+        of message: Message<Input, Output>, timing: InvocationTiming<Input, Output, Element>,
+        bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy = .unbounded
+    ) -> AsyncStream<Element> {
+        needsSlowPath = true
+        return MessageObservers.stream(of: message, timing: timing, in: &observers, bufferingPolicy: bufferingPolicy)
     }
 
     /// How many streams observe `message`.
@@ -321,6 +353,10 @@ public final class DelegateChain: MessageDispatching {
         // A chain is never its own target (see the type's documentation). Serial 0 is never
         // issued, so this token's cancel does nothing.
         if target === self { return DelegateToken(chain: self, serial: 0) }
+        if !hasForwarders, handlers.values.contains(where: \.forwards) {
+            hasForwarders = true
+            needsSlowPath = true
+        }
         let table = self.table
         let registration: Registration
         if let existing = liveRegistration(of: target) {

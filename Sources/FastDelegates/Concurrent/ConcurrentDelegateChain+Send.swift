@@ -16,7 +16,10 @@ extension ConcurrentDelegateChain {
     @inlinable
     public func send<Input>(_ message: Message<Input, Void>, _ input: Input) {
         let breaking = mode == .breaking
-        if observed.load(ordering: .relaxed) { notifyObservers(message, input) }
+        if observed.load(ordering: .relaxed) {
+            _ = forEachAnswerObserved(to: message, input) { _ in breaking }
+            return
+        }
         dispatch(message) { target, handler in
             handler.body(target, input)
             return breaking
@@ -66,12 +69,31 @@ extension ConcurrentDelegateChain: MessageDispatching {
     public func forEachAnswer<Input, Output>(
         to message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool
     ) -> Bool {
+        if observed.load(ordering: .relaxed) { return forEachAnswerObserved(to: message, input, body) }
         var stopped = false
-        if observed.load(ordering: .relaxed) { notifyObservers(message, input) }
         dispatch(message) { target, handler in
             stopped = body(handler.body(target, input))
             return stopped
         }
+        return stopped
+    }
+
+    /// A send while something observes the chain: the streams that see it before the
+    /// responders, the walk (outside the observers' lock), then those that see it after.
+    @inlinable @inline(never)
+    func forEachAnswerObserved<Input, Output>(
+        to message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool
+    ) -> Bool {
+        let seenAfter = notifyObservers(message, input)
+        var stopped = false
+        var answer: Output?
+        dispatch(message) { target, handler in
+            let output = handler.body(target, input)
+            if seenAfter, answer == nil { answer = output }
+            stopped = body(output)
+            return stopped
+        }
+        if seenAfter { notifyObserversAfterResponders(message, Invocation(input: input, answer: answer)) }
         return stopped
     }
 }

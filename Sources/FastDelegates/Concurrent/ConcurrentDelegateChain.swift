@@ -329,7 +329,9 @@ public final class ConcurrentDelegateChain: Sendable {
 
     // MARK: - Observing
 
-    /// A stream of the input of every send of `message` through this chain, from now on.
+    /// A stream of the input of every send of `message` through this chain, from now on, seen
+    /// before the responders run: ``invocations(of:timing:bufferingPolicy:)`` with
+    /// ``InvocationTiming/beforeResponders``.
     ///
     /// As ``DelegateChain/invocations(of:bufferingPolicy:)``: the stream sees each send (also
     /// one nobody answers) before the responders are called, on the sending thread, and
@@ -338,31 +340,57 @@ public final class ConcurrentDelegateChain: Sendable {
     /// observers' lock. The observer goes away when the consuming task ends or the stream is
     /// dropped (at the chain's next send), and the stream finishes when the chain is gone.
     /// - Complexity: while nothing observes the chain, a send pays one relaxed atomic load for
-    ///   this; while something does, a send takes the observers' lock once.
+    ///   this; while something does, a send takes the observers' lock once (twice when a stream
+    ///   sees it after the responders).
     public func invocations<Input: Sendable, Output>(
         of message: Message<Input, Output>,
         bufferingPolicy: AsyncStream<Input>.Continuation.BufferingPolicy = .unbounded
     ) -> AsyncStream<Input> {
-        observers.withLock { observers -> AsyncStream<Input> in
-            let stream = MessageObservers.stream(of: message, in: &observers, bufferingPolicy: bufferingPolicy)
+        invocations(of: message, timing: .beforeResponders, bufferingPolicy: bufferingPolicy)
+    }
+
+    /// A stream of every send of `message` through this chain, from now on, seen at `timing`:
+    /// its input before the responders run (``InvocationTiming/beforeResponders``), or its input
+    /// and first answer once they ran (``InvocationTiming/afterResponders``), on the sending
+    /// thread. Otherwise as ``invocations(of:bufferingPolicy:)``.
+    public func invocations<Input, Output, Element: Sendable>(
+        of message: Message<Input, Output>, timing: InvocationTiming<Input, Output, Element>,
+        bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy = .unbounded
+    ) -> AsyncStream<Element> {
+        observers.withLock { observers -> AsyncStream<Element> in
+            let stream = MessageObservers.stream(
+                of: message, timing: timing, in: &observers, bufferingPolicy: bufferingPolicy)
             observed.store(true, ordering: .relaxed)
             return stream
         }
     }
 
-    /// Hands a send to the streams observing it; out of line so that a send nobody observes
-    /// pays only the flag's load.
+    /// Hands a send to the streams observing it before the responders; out of line so that a
+    /// send nobody observes pays only the flag's load.
+    /// - Returns: whether some stream observes `message` after the responders.
     @usableFromInline @inline(never)
-    func notifyObservers<Input, Output>(_ message: Message<Input, Output>, _ input: Input) {
+    func notifyObservers<Input, Output>(_ message: Message<Input, Output>, _ input: Input) -> Bool {
         let input = Unchecked(input)
-        observers.withLock { observers in
-            guard let existing = observers else { return }
+        return observers.withLock { observers -> Bool in
+            guard let existing = observers else { return false }
             existing.notify(message, input.value)
             // Every stream ended: sends stop paying for observation.
-            if existing.byMessage.isEmpty {
+            if existing.isEmpty {
                 observers = nil
                 observed.store(false, ordering: .relaxed)
             }
+            return existing.afterResponders[message.id] != nil
+        }
+    }
+
+    /// Hands a send's input and first answer to the streams observing it after the responders.
+    @usableFromInline @inline(never)
+    func notifyObserversAfterResponders<Input, Output>(
+        _ message: Message<Input, Output>, _ invocation: Invocation<Input, Output>
+    ) {
+        let invocation = Unchecked(invocation)
+        observers.withLock { observers in
+            observers?.notifyAfterResponders(message, invocation.value)
         }
     }
 

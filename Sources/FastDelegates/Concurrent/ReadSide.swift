@@ -42,12 +42,35 @@ import Darwin
 // before its last light fence, and a reader's load after its light fence sees every store a
 // writer made before the heavy fence.
 
+/// The size, in bytes, of the unit of cache coherence (what two cores writing near each other
+/// contend for) on a CPU architecture: 128 on 64-bit ARM (Apple Silicon's cache lines; on other
+/// ARM cores it covers the pair of lines their prefetchers fetch together), 64 elsewhere.
+func cacheLineBytes(arm64: Bool) -> Int {
+    arm64 ? 128 : 64
+}
+
+#if arch(arm64)
+/// The cache line size of the architecture this is built for.
+let cacheLineSize = cacheLineBytes(arm64: true)
+/// Fills one cache line (``cacheLineSize`` bytes).
+typealias CacheLinePad = (
+    UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
+    UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64
+)
+let cacheLinePadding: CacheLinePad = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+#else
+/// The cache line size of the architecture this is built for.
+let cacheLineSize = cacheLineBytes(arm64: false)
+/// Fills one cache line (``cacheLineSize`` bytes).
+typealias CacheLinePad = (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
+let cacheLinePadding: CacheLinePad = (0, 0, 0, 0, 0, 0, 0, 0)
+#endif
+
 /// One thread's read-side state. Padded so that no other object's frequently written memory
 /// shares a cache line with `epoch` and the call slots.
 @usableFromInline
 final class ReaderRecord: @unchecked Sendable {
-    private let leadingPad: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
-        (0, 0, 0, 0, 0, 0, 0, 0)
+    private let leadingPad: CacheLinePad = cacheLinePadding
     /// 0 outside any dispatch; inside, the global epoch read on entering the outermost one.
     @usableFromInline
     let epoch = Atomic<UInt64>(0)
@@ -87,16 +110,20 @@ final class ReaderRecord: @unchecked Sendable {
     var deferredReclaims: [SnapshotCell] = []
     /// Whether a live thread owns this record (records of ended threads are reused).
     let owned = Atomic<Bool>(true)
-    private let trailingPad: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) =
-        (0, 0, 0, 0, 0, 0, 0, 0)
+    private let trailingPad: CacheLinePad = cacheLinePadding
 
     init() {
         // A cache line of its own: another thread's record must not share it.
-        let line = 64
+        let line = cacheLineSize
         precondition(MemoryLayout<Atomic<UInt>>.stride * trackedDepth <= line)
         calls = UnsafeMutableRawPointer.allocate(byteCount: line, alignment: line)
             .bindMemory(to: Atomic<UInt>.self, capacity: trackedDepth)
         for level in 0..<trackedDepth { (calls + level).initialize(to: Atomic(0)) }
+    }
+
+    deinit {
+        // Only a record no `ReadSide` keeps (made by a test) ever ends.
+        UnsafeMutableRawPointer(calls).deallocate()
     }
 
     /// Whether this record's thread may be reading a snapshot of the chain whose cell is `cell`,
@@ -148,13 +175,9 @@ final class ReadSide: Sendable {
     /// Releases a thread's record when the thread ends, so a new thread can reuse it.
     private let threadKey: pthread_key_t = {
         var key = pthread_key_t()
-        let created = pthread_key_create(&key) { pointer in
-            guard let pointer else { return }
-            let record = Unmanaged<ReaderRecord>.fromOpaque(pointer).takeUnretainedValue()
-            cdt_thread_set_record(nil)
-            // A thread that ends inside a handler keeps its record announced (and reserved).
-            if record.depth == 0 { record.owned.store(false, ordering: .releasing) }
-        }
+        // The destructor's parameter is optional on Linux and not on Darwin: passing it on to a
+        // function taking an optional compiles on both.
+        let created = pthread_key_create(&key) { releaseThreadRecord($0) }
         precondition(created == 0, "FastDelegates: no pthread key for the reader records")
         return key
     }()
@@ -194,6 +217,17 @@ final class ReadSide: Sendable {
         if others { cdt_heavy_fence() } else { atomicMemoryFence(ordering: .sequentiallyConsistent) }
         return body(records.value)
     }
+}
+
+/// The destructor of the reader records' thread key: gives the ending thread's record back for
+/// reuse, unless the thread ends inside a handler (its record then stays announced and reserved).
+/// Does nothing for nil (the key's value is never nil when the destructor runs; the parameter
+/// is optional because `pthread_key_create` passes one on Linux).
+func releaseThreadRecord(_ pointer: UnsafeMutableRawPointer?) {
+    guard let pointer else { return }
+    let record = Unmanaged<ReaderRecord>.fromOpaque(pointer).takeUnretainedValue()
+    cdt_thread_set_record(nil)
+    if record.depth == 0 { record.owned.store(false, ordering: .releasing) }
 }
 
 // MARK: - Entering and leaving a dispatch

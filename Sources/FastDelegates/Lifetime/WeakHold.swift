@@ -26,9 +26,9 @@ enum WeakHold: Sendable, Hashable {
 }
 
 /// The hold a weakly retained target of class `type` gets: ``WeakHold/zeroing`` for a native
-/// Swift class, ``WeakHold/weakReference`` for a class rooted in Objective-C (only on Apple
-/// platforms; elsewhere every class is native) or one a test or benchmark sent to the weak path
-/// with ``useWeakReferenceHold(for:)``.
+/// Swift class, ``WeakHold/weakReference`` for a class rooted in Objective-C or a class object
+/// (only on Apple platforms; elsewhere every class is native and no class object is an object)
+/// or one a test or benchmark sent to the weak path with ``useWeakReferenceHold(for:)``.
 ///
 /// The answer depends on the class alone; it is the only place this decision is made.
 func weakHold(for type: AnyClass) -> WeakHold {
@@ -38,33 +38,54 @@ func weakHold(for type: AnyClass) -> WeakHold {
         return .weakReference
     }
     #if canImport(ObjectiveC)
-    return weakHold(for: type, superclass: { class_getSuperclass($0) }, isNativeRoot: isSwiftObjectRoot)
+    return weakHold(
+        for: type, superclass: { class_getSuperclass($0) }, isMetaclass: { class_isMetaClass($0) },
+        isNativeRoot: { ObjectIdentifier($0) == swiftNativeRoot })
     #else
-    // No Objective-C runtime: every class uses Swift's native reference counting.
+    // No Objective-C runtime: every class uses Swift's native reference counting, and a class
+    // object cast to `AnyObject` is boxed in a native object of its own.
     return .zeroing
     #endif
 }
 
-/// The decision itself, with the class hierarchy's lookups passed in so that it is testable on
-/// every platform: walks `type`'s superclasses to its root, and holds it zeroing only if
-/// `isNativeRoot` says that root is Swift's native one.
+/// The decision itself, with the Objective-C runtime's lookups passed in so that it is testable
+/// on every platform.
+///
+/// - A metaclass means the target is a *class object* (`SomeClass.self as AnyObject` on Apple
+///   platforms, an Objective-C object whose class is the metaclass): ``WeakHold/weakReference``.
+///   Class objects are immortal and not reference counted by the Swift runtime: `swift_tryRetain`
+///   on one would treat class metadata as a heap object. Their Objective-C root answers
+///   `+allowsWeakReference` and `+retainWeakReference` with YES (both `NSObject` and Swift's
+///   root), so a `weak` reference to one is valid and never zeroes. Walking a metaclass's
+///   superclasses would be wrong anyway: it ends at the root *class*, after the root metaclass,
+///   so it would find the native root for every Swift class object.
+/// - Otherwise walks `type`'s superclasses to its root, and holds it zeroing only if
+///   `isNativeRoot` says that root is Swift's native one.
 func weakHold(
-    for type: AnyClass, superclass: (AnyClass) -> AnyClass?, isNativeRoot: (AnyClass) -> Bool
+    for type: AnyClass, superclass: (AnyClass) -> AnyClass?, isMetaclass: (AnyClass) -> Bool,
+    isNativeRoot: (AnyClass) -> Bool
 ) -> WeakHold {
+    if isMetaclass(type) { return .weakReference }
+    return isNativeRoot(rootClass(of: type, superclass: superclass)) ? .zeroing : .weakReference
+}
+
+/// The root of `type`'s class hierarchy: `type` itself if `superclass` gives it none.
+func rootClass(of type: AnyClass, superclass: (AnyClass) -> AnyClass?) -> AnyClass {
     var root: AnyClass = type
     while let parent = superclass(root) { root = parent }
-    return isNativeRoot(root) ? .zeroing : .weakReference
+    return root
 }
+
+/// A class declared in Swift with no superclass: its root is, by construction, the root every
+/// native Swift class has (on Apple platforms an Objective-C class the Swift runtime defines,
+/// whose name is the runtime's business, not ours).
+final class NativeRootProbe {}
 
 #if canImport(ObjectiveC)
-/// The Objective-C root class of every native Swift class (`Swift._SwiftObject`, under its
-/// mangled Objective-C name); Objective-C-rooted classes end in `NSObject` or `NSProxy` instead.
-private let swiftObjectRoot: ObjectIdentifier? = (objc_getClass("_TtCs12_SwiftObject") as? AnyClass)
-    .map(ObjectIdentifier.init)
-
-private func isSwiftObjectRoot(_ root: AnyClass) -> Bool {
-    ObjectIdentifier(root) == swiftObjectRoot
-}
+/// The Objective-C root class of every native Swift class, found from ``NativeRootProbe``;
+/// Objective-C-rooted classes end in `NSObject` or `NSProxy` instead.
+private let swiftNativeRoot = ObjectIdentifier(
+    rootClass(of: NativeRootProbe.self, superclass: { class_getSuperclass($0) }))
 #endif
 
 /// Classes sent to the weak-reference path by ``useWeakReferenceHold(for:)``.

@@ -1,6 +1,7 @@
 import Synchronization
 
-// Observation of sends as AsyncStreams (RxCocoa's `methodInvoked`), shared by every dispatcher.
+// Observation of sends as AsyncStreams (RxCocoa's `sentMessage` and `methodInvoked` timings),
+// shared by every dispatcher.
 // A dispatcher keeps a `MessageObservers` only while something observes it, so a send made
 // while nobody observes pays one nil check.
 
@@ -8,8 +9,17 @@ import Synchronization
 /// end flags are written from elsewhere (by a stream's termination).
 @usableFromInline
 final class MessageObservers {
+    /// The streams that see a send's input before the responders run, per message.
     @usableFromInline
     var byMessage: [UInt32: [AnyMessageObserver]] = [:]
+
+    /// The streams that see a send's input and first answer after the responders ran, per
+    /// message (``InvocationTiming/afterResponders``).
+    @usableFromInline
+    var afterResponders: [UInt32: [AnyMessageObserver]] = [:]
+
+    /// Whether no stream observes anything.
+    var isEmpty: Bool { byMessage.isEmpty && afterResponders.isEmpty }
 
     /// Set when some stream ended, so the next notify or observe drops its observer.
     @usableFromInline
@@ -30,43 +40,82 @@ final class MessageObservers {
         }
     }
 
+    /// Yields `input` to every stream observing `message` before its responders.
+    /// - Returns: whether some stream observes `message` after its responders: the caller then
+    ///   notes the first answer of its walk and hands it to ``notifyAfterResponders(_:_:)``.
+    @inlinable
+    func notifyBeforeResponders<Input, Output>(_ message: Message<Input, Output>, _ input: Input) -> Bool {
+        notify(message, input)
+        return afterResponders[message.id] != nil
+    }
+
+    /// Yields `invocation` to every stream observing `message` after its responders.
+    @inlinable
+    func notifyAfterResponders<Input, Output>(
+        _ message: Message<Input, Output>, _ invocation: Invocation<Input, Output>
+    ) {
+        if someEnded.isSet { pruneEnded() }
+        guard let observers = afterResponders[message.id] else { return }
+        for observer in observers {
+            // Sound: an after-responders observer of a message id was made for
+            // `Invocation<Input, Output>` of that message (see `stream(of:timing:…)`).
+            unsafeDowncast(observer, to: MessageObserver<Invocation<Input, Output>>.self).yield(invocation)
+        }
+    }
+
     /// A new stream of the inputs of every send of `message`, made in `observers` (created on
     /// first use).
     static func stream<Input: Sendable, Output>(
         of message: Message<Input, Output>, in observers: inout MessageObservers?,
         bufferingPolicy: AsyncStream<Input>.Continuation.BufferingPolicy
     ) -> AsyncStream<Input> {
-        let existing = observers ?? MessageObservers()
-        observers = existing
-        return existing.stream(of: message, bufferingPolicy: bufferingPolicy)
+        stream(of: message, timing: .beforeResponders, in: &observers, bufferingPolicy: bufferingPolicy)
     }
 
-    /// A new stream of the inputs of every send of `message`.
-    func stream<Input: Sendable, Output>(
-        of message: Message<Input, Output>, bufferingPolicy: AsyncStream<Input>.Continuation.BufferingPolicy
-    ) -> AsyncStream<Input> {
+    /// A new stream of every send of `message` at `timing`, made in `observers` (created on
+    /// first use).
+    static func stream<Input, Output, Element: Sendable>(
+        of message: Message<Input, Output>, timing: InvocationTiming<Input, Output, Element>,
+        in observers: inout MessageObservers?, bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy
+    ) -> AsyncStream<Element> {
+        let existing = observers ?? MessageObservers()
+        observers = existing
+        return existing.stream(of: message, timing: timing, bufferingPolicy: bufferingPolicy)
+    }
+
+    /// A new stream of every send of `message` at `timing`.
+    func stream<Input, Output, Element: Sendable>(
+        of message: Message<Input, Output>, timing: InvocationTiming<Input, Output, Element>,
+        bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy
+    ) -> AsyncStream<Element> {
         if someEnded.isSet { pruneEnded() }
-        let (stream, continuation) = AsyncStream<Input>.makeStream(bufferingPolicy: bufferingPolicy)
-        let observer = MessageObserver<Input>(
+        let (stream, continuation) = AsyncStream<Element>.makeStream(bufferingPolicy: bufferingPolicy)
+        let observer = MessageObserver<Element>(
             yield: { continuation.yield($0) }, finish: { continuation.finish() })
         continuation.onTermination = { [ended = observer.ended, someEnded] _ in
             ended.set()
             someEnded.set()
         }
-        byMessage[message.id, default: []].append(observer)
+        // The element is the input before the responders and the invocation after them: the
+        // only two timings there are (`InvocationTiming`'s initializer is private).
+        if timing.isAfterResponders {
+            afterResponders[message.id, default: []].append(observer)
+        } else {
+            byMessage[message.id, default: []].append(observer)
+        }
         return stream
     }
 
     /// How many streams observe `message` (ended ones are dropped first).
     func count(of messageID: UInt32) -> Int {
         if someEnded.isSet { pruneEnded() }
-        return byMessage[messageID]?.count ?? 0
+        return (byMessage[messageID]?.count ?? 0) + (afterResponders[messageID]?.count ?? 0)
     }
 
     /// The live observers, for lifetime tests.
     var all: [AnyObject] {
         if someEnded.isSet { pruneEnded() }
-        return byMessage.values.flatMap { $0 }
+        return byMessage.values.flatMap { $0 } + afterResponders.values.flatMap { $0 }
     }
 
     /// Drops the observers whose streams ended.
@@ -76,9 +125,14 @@ final class MessageObservers {
     @usableFromInline
     func pruneEnded() {
         guard someEnded.take() else { return }
-        for (message, observers) in byMessage {
+        Self.dropEnded(from: &byMessage)
+        Self.dropEnded(from: &afterResponders)
+    }
+
+    private static func dropEnded(from table: inout [UInt32: [AnyMessageObserver]]) {
+        for (message, observers) in table {
             let live = observers.filter { !$0.ended.isSet }
-            if live.count != observers.count { byMessage[message] = live.isEmpty ? nil : live }
+            if live.count != observers.count { table[message] = live.isEmpty ? nil : live }
         }
     }
 }

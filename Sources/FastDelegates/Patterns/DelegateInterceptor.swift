@@ -90,7 +90,21 @@ public final class DelegateInterceptor<MiddleMan: AnyObject>: MessageDispatching
     public func forEachAnswer<Input, Output>(
         to message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool
     ) -> Bool {
-        if let observers { observers.notify(message, input) }
+        guard let observers, observers.notifyBeforeResponders(message, input) else {
+            return walk(message, input, body)
+        }
+        var answer: Output?
+        let stopped = walk(message, input) { output in
+            if answer == nil { answer = output }
+            return body(output)
+        }
+        observers.notifyAfterResponders(message, Invocation(input: input, answer: answer))
+        return stopped
+    }
+
+    /// The middle man's answer if it intercepts `message`, else the receiver's answers.
+    @inlinable
+    func walk<Input, Output>(_ message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool) -> Bool {
         var intercepted = false
         var stopped = false
         _ = middle.forEachAnswer(to: message, input) { answer in
@@ -107,7 +121,9 @@ public final class DelegateInterceptor<MiddleMan: AnyObject>: MessageDispatching
         middle.responds(to: message) || link.chain.responds(to: message)
     }
 
-    /// A stream of the input of every send of `message` through this interceptor, from now on.
+    /// A stream of the input of every send of `message` through this interceptor, from now on, seen
+    /// before the responders run (RxCocoa's `sentMessage` timing; for the input and the answer
+    /// after they ran, see ``invocations(of:timing:bufferingPolicy:)``).
     ///
     /// Observing is not responding: it never changes ``responds(to:)`` or an answer. The
     /// observer goes away when the consuming task ends or the stream is dropped, and the
@@ -117,6 +133,17 @@ public final class DelegateInterceptor<MiddleMan: AnyObject>: MessageDispatching
         bufferingPolicy: AsyncStream<Input>.Continuation.BufferingPolicy = .unbounded
     ) -> AsyncStream<Input> {
         MessageObservers.stream(of: message, in: &observers, bufferingPolicy: bufferingPolicy)
+    }
+
+    /// A stream of every send of `message` through this interceptor, from now on, seen at `timing`:
+    /// its input before the responders run (``InvocationTiming/beforeResponders``), or its input
+    /// and first answer once they ran (``InvocationTiming/afterResponders``). Otherwise as
+    /// ``invocations(of:bufferingPolicy:)``.
+    public func invocations<Input, Output, Element: Sendable>(
+        of message: Message<Input, Output>, timing: InvocationTiming<Input, Output, Element>,
+        bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy = .unbounded
+    ) -> AsyncStream<Element> {
+        MessageObservers.stream(of: message, timing: timing, in: &observers, bufferingPolicy: bufferingPolicy)
     }
 }
 

@@ -151,8 +151,16 @@ public final class DelegateRouter<Key: Hashable>: MessageDispatching {
     public func forEachAnswer<Input, Output>(
         to message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool
     ) -> Bool {
-        if let observers { observers.notify(message, input) }
-        return activeChain.forEachAnswer(to: message, input, body)
+        guard let observers, observers.notifyBeforeResponders(message, input) else {
+            return activeChain.forEachAnswer(to: message, input, body)
+        }
+        var answer: Output?
+        let stopped = activeChain.forEachAnswer(to: message, input) { output in
+            if answer == nil { answer = output }
+            return body(output)
+        }
+        observers.notifyAfterResponders(message, Invocation(input: input, answer: answer))
+        return stopped
     }
 
     /// Whether the active route answers `message`.
@@ -160,7 +168,9 @@ public final class DelegateRouter<Key: Hashable>: MessageDispatching {
         activeChain.responds(to: message)
     }
 
-    /// A stream of the input of every send of `message` through this router, from now on.
+    /// A stream of the input of every send of `message` through this router, from now on, seen
+    /// before the responders run (RxCocoa's `sentMessage` timing; for the input and the answer
+    /// after they ran, see ``invocations(of:timing:bufferingPolicy:)``).
     ///
     /// Observing is not responding: it never changes ``responds(to:)`` or an answer. The
     /// observer goes away when the consuming task ends or the stream is dropped, and the
@@ -170,6 +180,17 @@ public final class DelegateRouter<Key: Hashable>: MessageDispatching {
         bufferingPolicy: AsyncStream<Input>.Continuation.BufferingPolicy = .unbounded
     ) -> AsyncStream<Input> {
         MessageObservers.stream(of: message, in: &observers, bufferingPolicy: bufferingPolicy)
+    }
+
+    /// A stream of every send of `message` through this router, from now on, seen at `timing`:
+    /// its input before the responders run (``InvocationTiming/beforeResponders``), or its input
+    /// and first answer once they ran (``InvocationTiming/afterResponders``). Otherwise as
+    /// ``invocations(of:bufferingPolicy:)``.
+    public func invocations<Input, Output, Element: Sendable>(
+        of message: Message<Input, Output>, timing: InvocationTiming<Input, Output, Element>,
+        bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy = .unbounded
+    ) -> AsyncStream<Element> {
+        MessageObservers.stream(of: message, timing: timing, in: &observers, bufferingPolicy: bufferingPolicy)
     }
 }
 

@@ -124,6 +124,25 @@ public final class DelegateSlot: MessageDispatching {
         secondaryChain.remove(target)
     }
 
+    // MARK: - Membership
+
+    /// Removes every target: the primary and every secondary, as ``DelegateChain/removeAll()``
+    /// does for a chain. Each receives nothing more, even from a running send.
+    ///
+    /// To clear only the primary, use `setPrimary(nil)`; to detach one secondary, ``detach(_:)``.
+    public func removeAll() {
+        primaryChain.removeAll()
+        secondaryChain.removeAll()
+    }
+
+    /// Whether `target` is the primary or a secondary.
+    public func contains(_ target: AnyObject) -> Bool {
+        primaryChain.contains(target) || secondaryChain.contains(target)
+    }
+
+    /// Whether the slot has no live primary and no live secondary.
+    public var isEmpty: Bool { primaryChain.isEmpty && secondaryChain.isEmpty }
+
     // MARK: - Dispatch
 
     /// Calls the primary, then the secondaries, that answer `message`, handing each answer to
@@ -132,9 +151,22 @@ public final class DelegateSlot: MessageDispatching {
     public func forEachAnswer<Input, Output>(
         to message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool
     ) -> Bool {
-        if let observers { observers.notify(message, input) }
-        return primaryChain.forEachAnswer(to: message, input, body)
-            || secondaryChain.forEachAnswer(to: message, input, body)
+        guard let observers, observers.notifyBeforeResponders(message, input) else {
+            return walk(message, input, body)
+        }
+        var answer: Output?
+        let stopped = walk(message, input) { output in
+            if answer == nil { answer = output }
+            return body(output)
+        }
+        observers.notifyAfterResponders(message, Invocation(input: input, answer: answer))
+        return stopped
+    }
+
+    /// The primary's answers, then the secondaries'.
+    @inlinable
+    func walk<Input, Output>(_ message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool) -> Bool {
+        primaryChain.forEachAnswer(to: message, input, body) || secondaryChain.forEachAnswer(to: message, input, body)
     }
 
     /// Whether the primary or some secondary answers `message`.
@@ -142,7 +174,9 @@ public final class DelegateSlot: MessageDispatching {
         primaryChain.responds(to: message) || secondaryChain.responds(to: message)
     }
 
-    /// A stream of the input of every send of `message` through this slot, from now on.
+    /// A stream of the input of every send of `message` through this slot, from now on, seen
+    /// before the responders run (RxCocoa's `sentMessage` timing; for the input and the answer
+    /// after they ran, see ``invocations(of:timing:bufferingPolicy:)``).
     ///
     /// Observing is not responding: it never changes ``responds(to:)`` or an answer. The
     /// observer goes away when the consuming task ends or the stream is dropped, and the
@@ -152,6 +186,17 @@ public final class DelegateSlot: MessageDispatching {
         bufferingPolicy: AsyncStream<Input>.Continuation.BufferingPolicy = .unbounded
     ) -> AsyncStream<Input> {
         MessageObservers.stream(of: message, in: &observers, bufferingPolicy: bufferingPolicy)
+    }
+
+    /// A stream of every send of `message` through this slot, from now on, seen at `timing`:
+    /// its input before the responders run (``InvocationTiming/beforeResponders``), or its input
+    /// and first answer once they ran (``InvocationTiming/afterResponders``). Otherwise as
+    /// ``invocations(of:bufferingPolicy:)``.
+    public func invocations<Input, Output, Element: Sendable>(
+        of message: Message<Input, Output>, timing: InvocationTiming<Input, Output, Element>,
+        bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy = .unbounded
+    ) -> AsyncStream<Element> {
+        MessageObservers.stream(of: message, timing: timing, in: &observers, bufferingPolicy: bufferingPolicy)
     }
 }
 

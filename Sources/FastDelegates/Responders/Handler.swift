@@ -7,6 +7,9 @@
 class AnyHandler {
     @usableFromInline
     init() {}
+
+    /// Whether this handler forwards to its target, a dispatcher (``Responses/forwarding(_:)``).
+    var forwards: Bool { false }
 }
 
 /// One handler of a `Message<Input, Output>`, taking its target type-erased. Immutable.
@@ -15,8 +18,40 @@ final class Handler<Input, Output>: AnyHandler {
     @usableFromInline
     let body: (AnyObject, Input) -> Output
 
+    /// Set for a handler that forwards to its target, a dispatcher: a ``DelegateChain`` walks
+    /// the target's answers in place of calling `body`, and asks the target whether it responds.
+    @usableFromInline
+    let forwarding: Forwarding<Input, Output>?
+
     @usableFromInline
     init(_ body: @escaping (AnyObject, Input) -> Output) {
         self.body = body
+        forwarding = nil
     }
+
+    /// A handler that forwards to its target (see ``Forwarding``).
+    init(forwarding: Forwarding<Input, Output>) {
+        self.forwarding = forwarding
+        body = { _, _ in
+            // Unreachable: only a DelegateChain holds a forwarding handler (its `Responses` go to
+            // the single-thread dispatchers, all built on DelegateChain), and a chain that holds
+            // one walks `forwarding` instead (`DelegateChain.hasForwarders`).
+            preconditionFailure("FastDelegates: a forwarding handler was called outside its chain's walk")
+        }
+    }
+
+    override var forwards: Bool { forwarding != nil }
+}
+
+/// How a handler forwards a message to its target, a dispatcher: the dispatcher's own walk over
+/// its responders, and whether it responds now.
+@usableFromInline
+struct Forwarding<Input, Output> {
+    /// Hands each answer of the target's responders to the outer walk's `body` until it returns
+    /// true; returns whether it did.
+    @usableFromInline
+    let walk: (AnyObject, Input, (Output) -> Bool) -> Bool
+    /// Whether the target has a live responder of the message now.
+    @usableFromInline
+    let responds: (AnyObject) -> Bool
 }

@@ -86,3 +86,37 @@ public struct Responses<Target: AnyObject>: ResponseSet {
     /// These responses themselves.
     public var responses: Responses<Target> { self }
 }
+
+extension Responses where Target: MessageDispatching {
+    /// These responses plus `message` forwarded to the target, itself a dispatcher: a chain of
+    /// chains (or of slots, routers, interceptors).
+    ///
+    /// ```swift
+    /// outer.add(inner, retention: .strong) { $0.forwarding(Scroll.didScroll).forwarding(Scroll.viewForZooming) }
+    /// ```
+    ///
+    /// Unlike a handler written with `on(_:_:)` that sends to the inner dispatcher (it always
+    /// answers), a forwarded message follows the inner
+    /// dispatcher's live state:
+    /// - The outer dispatcher's `responds(to:)` is true while the inner one responds to
+    ///   `message` (some live target of it answers), and false once they are gone or removed.
+    /// - A send walks the inner dispatcher's responders in the inner one's place (with its own
+    ///   semantics: a slot's primary first, a router's active route, an interceptor's middle
+    ///   man): each of their answers is an answer of the outer send, in order, and an inner
+    ///   dispatcher with no live responder is skipped as if it were not there (the next target
+    ///   answers; a breaking chain's void message goes on to it). The outer dispatcher's mode
+    ///   decides where the walk stops, and the inner dispatcher's observers see the send.
+    ///
+    /// For the single-thread dispatchers (``DelegateChain`` and the patterns built on it); a
+    /// chain that holds a forwarded message pays one flag check per send for it.
+    public consuming func forwarding<Input, Output>(_ message: Message<Input, Output>) -> Responses<Target> {
+        self.handlers[message.id] = Handler<Input, Output>(
+            forwarding: Forwarding(
+                walk: { target, input, body in
+                    // Sound: a handler only ever receives the target it was registered with.
+                    unsafeDowncast(target, to: Target.self).forEachAnswer(to: message, input, body)
+                },
+                responds: { target in unsafeDowncast(target, to: Target.self).responds(to: message) }))
+        return self
+    }
+}

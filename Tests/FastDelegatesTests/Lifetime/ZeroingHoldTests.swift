@@ -61,17 +61,131 @@ final class NativeLeaf: NativeBase {}
 struct WeakHoldDecisionTests {
     @Test func aClassWhoseRootIsNativeIsHeldZeroingAndAnyOtherRootFallsBackToAWeakReference() {
         let parent: (AnyClass) -> AnyClass? = { $0 == NativeLeaf.self ? NativeBase.self : nil }
+        let noMetaclass: (AnyClass) -> Bool = { _ in false }
         // The walk reaches the root (NativeBase) and asks about it alone.
         var asked: [ObjectIdentifier] = []
-        let native = weakHold(for: NativeLeaf.self, superclass: parent) {
+        let native = weakHold(for: NativeLeaf.self, superclass: parent, isMetaclass: noMetaclass) {
             asked.append(ObjectIdentifier($0))
             return true
         }
         #expect(native == .zeroing)
         #expect(asked == [ObjectIdentifier(NativeBase.self)])
         // An Objective-C root (as NSObject on Apple platforms) means a weak reference.
-        #expect(weakHold(for: NativeLeaf.self, superclass: parent, isNativeRoot: { _ in false }) == .weakReference)
-        #expect(weakHold(for: NativeBase.self, superclass: parent, isNativeRoot: { $0 == NativeBase.self }) == .zeroing)
+        #expect(
+            weakHold(for: NativeLeaf.self, superclass: parent, isMetaclass: noMetaclass, isNativeRoot: { _ in false })
+                == .weakReference)
+        #expect(
+            weakHold(
+                for: NativeBase.self, superclass: parent, isMetaclass: noMetaclass,
+                isNativeRoot: { $0 == NativeBase.self }) == .zeroing)
+    }
+
+    /// A class object on Apple platforms (`NativeLeaf.self as AnyObject`) is an Objective-C
+    /// object whose class is a metaclass. The metaclasses' superclass chain ends, past the root
+    /// metaclass, at the root *class*: for a Swift class object, Swift's native root, which the
+    /// walk alone would answer with the zeroing hold (and `swift_tryRetain` on metadata). Stand-ins
+    /// play the metaclasses here: LeafMeta -> RootMeta -> Root.
+    @Test func aClassObjectTakesTheWeakReferenceHoldWhateverItsMetaclassChainEndsIn() {
+        final class LeafMeta {}
+        final class RootMeta {}
+        final class Root {}
+        let darwinLikeParent: (AnyClass) -> AnyClass? = {
+            if $0 == LeafMeta.self { return RootMeta.self }
+            if $0 == RootMeta.self { return Root.self }
+            return nil
+        }
+        let isMeta: (AnyClass) -> Bool = { $0 == LeafMeta.self || $0 == RootMeta.self }
+        let isNativeRoot: (AnyClass) -> Bool = { $0 == Root.self }
+        #expect(
+            ObjectIdentifier(rootClass(of: LeafMeta.self, superclass: darwinLikeParent)) == ObjectIdentifier(Root.self))
+        // Without the metaclass check, the walk would pick the zeroing hold:
+        #expect(
+            weakHold(
+                for: LeafMeta.self, superclass: darwinLikeParent, isMetaclass: { _ in false },
+                isNativeRoot: isNativeRoot) == .zeroing)
+        // With it, a class object takes the weak reference, without walking or asking for a root.
+        var walked = false
+        #expect(
+            weakHold(
+                for: LeafMeta.self,
+                superclass: {
+                    walked = true
+                    return darwinLikeParent($0)
+                }, isMetaclass: isMeta,
+                isNativeRoot: isNativeRoot) == .weakReference)
+        #expect(!walked)
+        // The root class itself, as a target's class, is an instance's class: decided by its root.
+        #expect(
+            weakHold(for: Root.self, superclass: darwinLikeParent, isMetaclass: isMeta, isNativeRoot: isNativeRoot)
+                == .zeroing)
+    }
+
+    /// The native root is whatever a class declared in Swift with no superclass ends in
+    /// (`NativeRootProbe`), not a class looked up by name.
+    @Test func theNativeRootIsFoundFromAProbeClass() {
+        final class SwiftObjectStandIn {}
+        final class NSObjectStandIn {}
+        final class ObjCRooted {}
+        // Apple-like lookups: Swift classes end in the runtime's root, Objective-C ones in NSObject.
+        let parent: (AnyClass) -> AnyClass? = {
+            if $0 == NativeRootProbe.self || $0 == NativeBase.self { return SwiftObjectStandIn.self }
+            if $0 == NativeLeaf.self { return NativeBase.self }
+            if $0 == ObjCRooted.self { return NSObjectStandIn.self }
+            return nil
+        }
+        let nativeRoot = ObjectIdentifier(rootClass(of: NativeRootProbe.self, superclass: parent))
+        #expect(nativeRoot == ObjectIdentifier(SwiftObjectStandIn.self))
+        let decide = { (type: AnyClass) in
+            weakHold(
+                for: type, superclass: parent, isMetaclass: { _ in false },
+                isNativeRoot: { ObjectIdentifier($0) == nativeRoot })
+        }
+        #expect(decide(NativeLeaf.self) == .zeroing)
+        #expect(decide(ObjCRooted.self) == .weakReference)
+        // Here, with the Swift runtime's own superclass lookup: a Swift class's root is the
+        // topmost Swift class (there is no hidden root), and the probe is its own root.
+        #expect(
+            ObjectIdentifier(rootClass(of: NativeLeaf.self, superclass: { _getSuperclass($0) }))
+                == ObjectIdentifier(NativeBase.self))
+        #expect(
+            ObjectIdentifier(rootClass(of: NativeRootProbe.self, superclass: { _getSuperclass($0) }))
+                == ObjectIdentifier(NativeRootProbe.self))
+    }
+
+    /// On Apple platforms a class object is an immortal Objective-C object: it takes the weak
+    /// reference hold and is never zeroed (compiled and run only on macOS). Elsewhere it is not
+    /// an object: `as AnyObject` boxes the metatype in a new native Swift object each time. Such
+    /// a box is held like any native object: weakly it dies at once (nothing else owns it),
+    /// strongly it lives and hands the metatype back.
+    @Test func aClassObjectCastToAnyObjectIsHeldAsWhatItIsOnEachPlatform() {
+        #if canImport(ObjectiveC)
+        // Apple platforms: the class object itself, an Objective-C object of a metaclass.
+        let classObject = NativeLeaf.self as AnyObject
+        #expect(weakHold(for: NativeLeaf.self) == .zeroing) // the probe's root is NativeLeaf's
+        #expect(weakHold(for: type(of: classObject)) == .weakReference)
+        let chain = DelegateChain()
+        chain.add(classObject, responses: Responses<AnyObject>().on(Scroll.viewForZooming) { _ in "class" })
+        #expect(chain.holdForTesting(of: classObject) == .weak)
+        #expect(chain.send(Scroll.viewForZooming) == .some("class")) // immortal: never zeroed
+        #expect(chain.contains(NativeLeaf.self as AnyObject))
+        #else
+        let first = NativeLeaf.self as AnyObject, second = NativeLeaf.self as AnyObject
+        #expect(ObjectIdentifier(first) != ObjectIdentifier(second)) // a box per cast: no identity of its own
+        #expect(weakHold(for: type(of: first)) == .zeroing)
+        let chain = DelegateChain()
+        var seen: [ObjectIdentifier] = []
+        let unbox = Responses<AnyObject>().on(Scroll.didScroll) { me, _ in
+            if let type = (me as Any) as? NativeBase.Type { seen.append(ObjectIdentifier(type)) }
+        }
+        chain.add(NativeLeaf.self as AnyObject, responses: unbox)
+        #expect(chain.count == 0) // the weakly held box died with the statement
+        chain.add(first, retention: .strong, responses: unbox)
+        #expect(chain.holdForTesting(of: first) == .strong)
+        #expect(!chain.contains(second))
+        chain.send(Scroll.didScroll, 1)
+        #expect(seen == [ObjectIdentifier(NativeLeaf.self)])
+        #expect(chain.count == 1)
+        #endif
     }
 
     @Test func everyPlainSwiftClassIsHeldZeroingHere() {

@@ -18,6 +18,31 @@ struct DelegateSlotTests {
         #expect(slot.secondaries.map(ObjectIdentifier.init) == [s1, s2].map(ObjectIdentifier.init))
     }
 
+    /// The membership vocabulary of a chain: `removeAll`, `contains`, `isEmpty`.
+    @Test func removeAllRemovesThePrimaryAndEverySecondaryEvenDuringASend() {
+        let log = Log()
+        let primary = Probe("primary", log: log), s1 = Probe("s1", log: log), s2 = Probe("s2", log: log)
+        let slot = DelegateSlot()
+        #expect(slot.isEmpty)
+        slot.setPrimary(primary)
+        slot.attach(s1)
+        slot.attach(s2, retention: .strong)
+        #expect(slot.contains(primary) && slot.contains(s1) && slot.contains(s2))
+        #expect(!slot.isEmpty)
+        s1.onScroll = { _, _ in slot.removeAll() } // s2 hears nothing more, even from this send
+        slot.send(Scroll.didScroll, 1)
+        #expect(log.events == ["primary.didScroll(1)", "s1.didScroll(1)"])
+        #expect(slot.isEmpty)
+        #expect(slot.primary == nil)
+        #expect(slot.secondaries.isEmpty)
+        #expect(!slot.contains(primary) && !slot.contains(s1) && !slot.contains(s2))
+        #expect(!slot.responds(to: Scroll.didScroll))
+        // The slot works as before afterwards.
+        slot.attach(s1)
+        slot.send(Scroll.didScroll, 2)
+        #expect(log.events.last == "s1.didScroll(2)")
+    }
+
     @Test func settingReplacingAndClearingThePrimaryKeepsTheSecondaryReceiving() {
         let log = Log()
         let secondary = Probe("secondary", log: log)
