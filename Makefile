@@ -3,6 +3,11 @@
 # (the generator of the benchmark's hand-written forwarders) for `make test`.
 
 SWIFT ?= swift
+# The debug builds and the sanitizer runs enable the `Macros` trait (the @DelegateProxy macro and
+# its tests); every debug step uses the same flags, so that none rebuilds another's products. The
+# release steps leave it off: a release build of swift-syntax takes minutes (make bench never
+# builds it; the benchmark compiles a checked-in expansion instead).
+TRAITS ?= --traits Macros
 CC_CHECK ?= cc
 C_SOURCES := $(wildcard Sources/CDispatchTable/*.c)
 
@@ -11,7 +16,7 @@ SOAK_MINUTES ?= 10
 TIMED = start=$$(date +%s); trap 'echo "[$@] $$(( $$(date +%s) - start ))s"' EXIT;
 
 .PHONY: bench test deps c-warnings swift-warnings format-lint format generate generated-check compile-fail \
-	unit-tests full-fences release-tests sanitize-thread sanitize-address fuzz fuzz-coverage soak
+	unit-tests full-fences dependent-check release-tests sanitize-thread sanitize-address fuzz fuzz-coverage soak
 
 ## Runs the benchmark CLI (release build): prints the table, and writes the published results
 ## (docs/benchmarks.md, with the date, machine, Swift version and commit) and the chart (docs/bench.svg).
@@ -21,7 +26,7 @@ bench: deps
 ## Runs every check CI runs: warnings, formatting, generated code, snippets the compiler must reject,
 ## the tests (debug and release), under TSan and ASan, and the fuzzer.
 test: deps c-warnings swift-warnings format-lint generated-check compile-fail unit-tests full-fences \
-	release-tests sanitize-thread sanitize-address fuzz
+	dependent-check release-tests sanitize-thread sanitize-address fuzz
 
 deps:
 	@if ! pkg-config --exists libbsd 2>/dev/null && ! dpkg -s libbsd-dev >/dev/null 2>&1; then \
@@ -42,7 +47,7 @@ c-warnings:
 
 ## No Swift warnings in this package's own sources and tests.
 swift-warnings:
-	@$(SWIFT) build --build-tests > .build-warnings.log 2>&1 || { cat .build-warnings.log; rm -f .build-warnings.log; exit 1; }
+	@$(SWIFT) build --build-tests $(TRAITS) > .build-warnings.log 2>&1 || { cat .build-warnings.log; rm -f .build-warnings.log; exit 1; }
 	@if grep -E "^$(CURDIR)/(Sources|Tests)/.*warning:" .build-warnings.log; then \
 		echo "Swift warnings found (above)"; rm -f .build-warnings.log; exit 1; \
 	fi
@@ -57,9 +62,11 @@ format-lint:
 format:
 	$(SWIFT) format format --in-place --recursive --parallel Sources Tests
 
-## Regenerates the hand-written forwarders of the benchmark (HandWrittenWeak+Generated.swift).
+## Regenerates the hand-written forwarders of the benchmark (HandWrittenWeak+Generated.swift) and
+## the checked-in @DelegateProxy expansion it compiles (BenchScrollDelegate+Generated.swift).
 generate:
 	scripts/generate-handwritten-weak.py
+	FASTDELEGATES_REGENERATE=1 $(SWIFT) test $(TRAITS) --filter CheckedInExpansionTests
 
 generated-check:
 	@scripts/generate-handwritten-weak.py --check
@@ -70,14 +77,20 @@ generated-check:
 compile-fail:
 	@$(TIMED) scripts/compile-fail.sh
 
+## Every test in debug, the macro's expansion tests and the generated proxies' tests included.
 unit-tests:
-	@$(TIMED) $(SWIFT) test
+	@$(TIMED) $(SWIFT) test $(TRAITS)
 
 ## The concurrent chain's suites again with full fences on both sides, as on platforms without a
 ## process-wide memory barrier (on Linux, sends are otherwise fence-free over membarrier).
 full-fences:
-	@$(TIMED) FASTDELEGATES_FULL_FENCES=1 $(SWIFT) test \
-		--filter "Concurrent|RemovalWait|FenceMode|ReadSideModel|ChainParity|MessageIdentity"
+	@$(TIMED) FASTDELEGATES_FULL_FENCES=1 $(SWIFT) test $(TRAITS) \
+		--filter "Concurrent|RemovalWait|FenceMode|ReadSideModel|ChainParity|MessageIdentity|SendableProxy"
+
+## A dependent package each way: the library alone resolves no other package and fetches
+## nothing; with the `Macros` trait it resolves swift-syntax only, and its app runs the proxies.
+dependent-check:
+	@$(TIMED) scripts/dependent-check.sh
 
 ## The library's tests optimized, as users run it: lifetimes end earlier than in debug builds,
 ## which some lifetime bugs need in order to show.
@@ -88,7 +101,7 @@ release-tests:
 ## FASTDELEGATES_TEST_SCALE=sanitizer runs the million-sized tests a tenth as large.
 sanitize-thread:
 	@$(TIMED) FASTDELEGATES_TEST_SCALE=sanitizer \
-		$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --skip BenchTests
+		$(SWIFT) test --sanitize=thread $(TRAITS) --scratch-path .build-tsan --skip BenchTests
 
 ## The library's tests under AddressSanitizer and LeakSanitizer (XCTest's own leaks suppressed).
 sanitize-address:

@@ -8,8 +8,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SWIFT="${SWIFT:-swift}"
 SWIFTC="${SWIFTC:-swiftc}"
-"$SWIFT" build --target FastDelegates >/dev/null
-BIN="$("$SWIFT" build --show-bin-path)"
+"$SWIFT" build --target FastDelegates ${TRAITS:---traits Macros} >/dev/null
+BIN="$("$SWIFT" build --show-bin-path ${TRAITS:---traits Macros})"
 MODULEMAP="$BIN/CDispatchTable.build/module.modulemap"
 FLAGS=(-swift-version 6 -emit-sil -o /dev/null -I "$BIN/Modules" -I include)
 [ -f "$MODULEMAP" ] && FLAGS+=(-Xcc "-fmodule-map-file=$MODULEMAP")
