@@ -17,7 +17,7 @@ import Synchronization
     let scrollView = FeedScrollView()
     let scrollDelegates = FeedScrollDelegateProxy()
     let header = StretchyHeader()
-    var scrolls: [Double] = []  // plain state: no Sendable needed
+    var scrolls: [Double] = [] // plain state: no Sendable needed
     var isEditing = false
 
     func viewDidLoad() {
