@@ -13,6 +13,9 @@ BIN="$("$SWIFT" build --show-bin-path ${TRAITS:---traits Macros})"
 MODULEMAP="$BIN/CDispatchTable.build/module.modulemap"
 FLAGS=(-swift-version 6 -emit-sil -o /dev/null -I "$BIN/Modules" -I include)
 [ -f "$MODULEMAP" ] && FLAGS+=(-Xcc "-fmodule-map-file=$MODULEMAP")
+# The @DelegateProxy plugin, built with the Macros trait: the Proxy* snippets use it.
+PLUGIN="$BIN/FastDelegatesMacros-tool"
+[ -x "$PLUGIN" ] && FLAGS+=(-load-plugin-executable "$PLUGIN#FastDelegatesMacros")
 LOG="$(mktemp)"
 trap 'rm -f "$LOG"' EXIT
 
