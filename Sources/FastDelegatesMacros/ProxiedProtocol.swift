@@ -40,17 +40,18 @@ struct ProxiedProtocol {
         access = Self.access(of: declaration.modifiers)
         var diagnostics: [Diagnostic] = []
 
-        let inherited = declaration.inheritanceClause?.inheritedTypes.map { $0.type.trimmedDescription } ?? []
-        let isClassBound = inherited.contains { ["AnyObject", "Swift.AnyObject", "class"].contains($0) }
-        let refinesSendable = inherited.contains { ["Sendable", "Swift.Sendable"].contains($0) }
-        for parent in declaration.inheritanceClause?.inheritedTypes ?? []
-        where !["AnyObject", "Swift.AnyObject", "class", "Sendable", "Swift.Sendable"]
-            .contains(parent.type.trimmedDescription)
-        {
+        // `AnyObject & Sendable` counts as its two parts.
+        let parents: [TypeSyntax] = (declaration.inheritanceClause?.inheritedTypes ?? []).flatMap { inherited in
+            inherited.type.as(CompositionTypeSyntax.self)?.elements.map(\.type) ?? [inherited.type]
+        }
+        let classBound = ["AnyObject", "Swift.AnyObject", "class"]
+        let sendable = ["Sendable", "Swift.Sendable"]
+        let isClassBound = parents.contains { classBound.contains($0.trimmedDescription) }
+        let refinesSendable = parents.contains { sendable.contains($0.trimmedDescription) }
+        for parent in parents where !(classBound + sendable).contains(parent.trimmedDescription) {
             diagnostics.append(
                 Diagnostic(
-                    node: parent.type,
-                    message: ProxyDiagnostic.inheritsRequirements(parent: parent.type.trimmedDescription)))
+                    node: parent, message: ProxyDiagnostic.inheritsRequirements(parent: parent.trimmedDescription)))
         }
         if !isClassBound {
             diagnostics.append(
@@ -69,7 +70,7 @@ struct ProxiedProtocol {
                 diagnostics.append(Self.unsupported(member.decl))
                 continue
             }
-            let requirement = Requirement(function)
+            let requirement = Requirement(function, inMainActorProtocol: isMainActor)
             if requirement.diagnostics.isEmpty, !selectors.insert(requirement.selector).inserted {
                 diagnostics.append(
                     Diagnostic(

@@ -10,6 +10,7 @@ enum ProxyDiagnostic: DiagnosticMessage {
     case `subscript`
     case initializer
     case staticRequirement
+    case nonisolatedInMainActorProtocol
     case unsupportedMember
     case generic
     case async
@@ -46,6 +47,9 @@ enum ProxyDiagnostic: DiagnosticMessage {
             "@DelegateProxy cannot forward an initializer: a listener already exists when it joins"
         case .staticRequirement:
             "@DelegateProxy cannot forward a static requirement: listeners are instances"
+        case .nonisolatedInMainActorProtocol:
+            "@DelegateProxy cannot forward a nonisolated requirement of a @MainActor protocol: its proxy "
+                + "sends on the main actor; remove 'nonisolated', or move it to a nonisolated protocol"
         case .unsupportedMember:
             "@DelegateProxy cannot forward this declaration: a delegate protocol for a proxy holds methods only"
         case .generic:

@@ -46,7 +46,7 @@ struct Requirement {
 
     var outputType: String { returnType ?? "Void" }
 
-    init(_ function: FunctionDeclSyntax) {
+    init(_ function: FunctionDeclSyntax, inMainActorProtocol: Bool) {
         name = function.name.text
         baseName = function.name.identifier?.name ?? function.name.text
         var diagnostics: [Diagnostic] = []
@@ -56,6 +56,9 @@ struct Requirement {
 
         if let modifier = function.modifiers.first(where: { ["static", "class"].contains($0.name.text) }) {
             reject(modifier, .staticRequirement)
+        }
+        if inMainActorProtocol, let modifier = function.modifiers.first(where: { $0.name.text == "nonisolated" }) {
+            reject(modifier, .nonisolatedInMainActorProtocol)
         }
         if let generics = function.genericParameterClause {
             reject(generics, .generic)

@@ -119,6 +119,47 @@ struct DiagnosticsTests {
             """, [(shape.marker, shape.message)])
     }
 
+    @Test("A nonisolated requirement of a @MainActor protocol")
+    func nonisolatedInMainActorProtocol() {
+        assertRejected(
+            """
+            @DelegateProxy
+            @MainActor protocol Feed: AnyObject {
+                func refresh()
+                nonisolated func identifier() -> Int?
+            }
+            """,
+            [
+                (
+                    "nonisolated",
+                    "@DelegateProxy cannot forward a nonisolated requirement of a @MainActor protocol: its proxy "
+                        + "sends on the main actor; remove 'nonisolated', or move it to a nonisolated protocol"
+                )
+            ])
+    }
+
+    @Test("A composition: its parts count as parents, AnyObject & Sendable is accepted")
+    func composition() {
+        assertRejected(
+            """
+            @DelegateProxy
+            protocol Feed: AnyObject & Refreshing {
+                func refresh()
+            }
+            """,
+            [
+                (
+                    "Refreshing",
+                    "@DelegateProxy cannot see the requirements 'Refreshing' adds, so the proxy could not conform: "
+                        + "inherit only from AnyObject and Sendable, and declare the requirements here"
+                )
+            ])
+        let (expanded, diagnostics) = expand(
+            "@DelegateProxy\nprotocol Feed: AnyObject & Sendable {\n    func refresh()\n}")
+        #expect(diagnostics.isEmpty)
+        #expect(expanded.contains("let chain: FastDelegates.ConcurrentDelegateChain"))
+    }
+
     @Test("Overloads that differ only in types: an error on the second")
     func overloadByTypes() {
         assertRejected(
