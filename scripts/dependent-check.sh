@@ -46,7 +46,8 @@ SOURCE
 resolved="$(pins "$WORK/LibraryOnly/Package.resolved" | tr '\n' ' ')"
 [ -z "$resolved" ] && echo "ok   library only: Package.resolved pins nothing" \
     || fail "library only: Package.resolved pins: $resolved"
-fetched="$(ls "$WORK/library-build/checkouts" "$WORK/library-build/repositories" 2>/dev/null | grep -v ':$' | tr '\n' ' ' || true)"
+fetched="$(find "$WORK/library-build/checkouts" "$WORK/library-build/repositories" -mindepth 1 -maxdepth 1 \
+    -printf '%f ' 2>/dev/null || true)"
 [ -z "$fetched" ] && echo "ok   library only: nothing fetched (no checkouts, no repositories)" \
     || fail "library only: fetched $fetched"
 "$WORK/library-build/debug/App" | grep -q "LibraryOnly: ok" && echo "ok   library only: the app runs" \

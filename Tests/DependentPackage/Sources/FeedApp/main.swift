@@ -39,7 +39,7 @@ final class ProgressBar: DownloadDelegate {
 }
 
 var failures = 0
-func check(_ condition: Bool, _ what: String) {
+@MainActor func check(_ condition: Bool, _ what: String) {
     print(condition ? "ok   \(what)" : "FAIL \(what)")
     if !condition { failures += 1 }
 }
