@@ -1,3 +1,4 @@
+#if Macros
 import SwiftDiagnostics
 import SwiftSyntax
 import SwiftSyntaxMacros
@@ -65,3 +66,4 @@ public struct RequirementMarkerMacro: PeerMacro {
         []
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Macros
 import SwiftDiagnostics
 import SwiftSyntax
 
@@ -118,3 +119,4 @@ func lowercasedFirstWord(_ name: String) -> String {
     if end < characters.count, end > 1 { end -= 1 }
     return String(characters[..<end]).lowercased() + String(characters[end...])
 }
+#endif

@@ -1,3 +1,4 @@
+#if Macros
 import SwiftDiagnostics
 
 /// Why `@DelegateProxy` cannot forward a declaration, with what to do instead.
@@ -96,3 +97,4 @@ enum ProxyDiagnostic: DiagnosticMessage {
 
     var severity: DiagnosticSeverity { .error }
 }
+#endif

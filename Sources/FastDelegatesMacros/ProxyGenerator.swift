@@ -1,3 +1,4 @@
+#if Macros
 import SwiftSyntax
 
 /// The code `@DelegateProxy` writes for a protocol it can forward: the messages, the conformers'
@@ -146,3 +147,4 @@ struct ProxyGenerator {
         StringLiteralExprSyntax(content: text).description
     }
 }
+#endif

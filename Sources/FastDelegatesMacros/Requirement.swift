@@ -1,3 +1,4 @@
+#if Macros
 import SwiftDiagnostics
 import SwiftSyntax
 
@@ -195,3 +196,4 @@ struct Requirement {
 private func selectorText(_ baseName: String, _ parameters: [Requirement.Parameter]) -> String {
     baseName + "(" + parameters.map { ($0.label ?? "_") + ":" }.joined() + ")"
 }
+#endif
