@@ -57,7 +57,9 @@ if [ -n "${CALLGRIND_BIN:-}" ]; then
 else
     # shellcheck disable=SC2086 # CALLGRIND_BUILD_FLAGS is a list of flags
     swift build -c release --scratch-path "$SCRATCH" ${CALLGRIND_BUILD_FLAGS:-} --product fastdelegates-bench >/dev/null
-    BIN="$(swift build -c release --scratch-path "$SCRATCH" --show-bin-path)/fastdelegates-bench"
+    # Not `swift build --show-bin-path`: with SwiftPM 6.3 a second invocation in between makes the
+    # next build of the scratch path fail ("unknown build description").
+    BIN="$SCRATCH/release/fastdelegates-bench"
 fi
 # valgrind 3.19 cannot read the toolchain's DWARF 5; instruction counts need no debug info.
 STRIPPED="$(dirname "$BIN")/fastdelegates-bench.stripped.$$" # beside it, for its $ORIGIN libraries
