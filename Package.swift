@@ -76,6 +76,8 @@ let package = Package(
             name: "fastdelegates-bench",
             dependencies: [
                 "FastDelegates",
+                // The Swift runtime's entry points, for the zeroing floor (cdt_swift_runtime.h).
+                "CDispatchTable",
                 "PureSwiftProxy",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OpenCombine", package: "OpenCombine"),

@@ -1,30 +1,196 @@
 #!/usr/bin/env bash
 # Instructions per dispatch of a void "scroll tick", counted by valgrind's callgrind, for the
 # benchmark's variants (a release build, so measured from a separate module, as users call it).
-# Usage: scripts/callgrind.sh [VARIANTS] [TARGET COUNTS]
-#   e.g. scripts/callgrind.sh "fastdelegates-weak handwritten-weak-var" "1 4 16"
+#
+# Usage:
+#   scripts/callgrind.sh [VARIANTS] [TARGET COUNTS]   prints instructions per dispatch
+#       e.g. scripts/callgrind.sh "fastdelegates-weak handwritten-weak-var" "1 4 16"
+#   scripts/callgrind.sh --publish   measures the published variants at N = 4 and 16, fits
+#       fixed + per-target instructions, and writes them to docs/callgrind.tsv and to the
+#       marked section of docs/benchmarks.md (make bench runs it)
+#   scripts/callgrind.sh --check     measures fastdelegates-weak at N = 4 and 16 and fails when
+#       its per-target instructions exceed the figure in docs/callgrind.tsv by more than
+#       CALLGRIND_TOLERANCE (default 1.10, i.e. 10 %) (make callgrind-check, part of make test)
+#
 # Each figure is (instructions of 11,000 dispatches - instructions of 1,000) / 10,000, so set-up
-# and process start cancel out. Needs valgrind (apt-get install -y valgrind).
+# and process start cancel out. Fixed + per-target come from N = 4 and N = 16:
+# per target = (I16 - I4) / 12, fixed = I4 - 4 * per target.
+#
+# Environment: CALLGRIND_SCRATCH, the build's scratch path (default .build); CALLGRIND_BIN, an
+# already built fastdelegates-bench to measure as it is (no build: make callgrind-check passes
+# the binary release-tests built); CALLGRIND_BUILD_FLAGS, extra `swift build` flags.
+# Needs valgrind: apt-get install -y valgrind (exit code 2 without it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-VARIANTS="${1:-fastdelegates-weak fastdelegates-weak-reference fastdelegates-strong handwritten-weak-var strong-array}"
-COUNTS="${2:-1 4 16}"
-command -v valgrind >/dev/null || { echo "callgrind.sh: install valgrind first" >&2; exit 2; }
-swift build -c release --product fastdelegates-bench >/dev/null
-BIN="$(swift build -c release --show-bin-path)/fastdelegates-bench"
+
+MODE=print
+case "${1:-}" in
+--publish) MODE=publish; shift ;;
+--check) MODE=check; shift ;;
+-h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+esac
+
+# The published variants: every library variant, the two zeroing floors and the two references.
+PUBLISHED="fastdelegates-weak fastdelegates-strong fastdelegates-weak-reference concurrent-weak fastdelegates-proxy zeroing-floor unowned-safe strong-array handwritten-weak-var"
+case $MODE in
+print) VARIANTS="${1:-fastdelegates-weak fastdelegates-weak-reference fastdelegates-strong handwritten-weak-var strong-array}"; COUNTS="${2:-1 4 16}" ;;
+publish) VARIANTS="${1:-$PUBLISHED}"; COUNTS="4 16" ;;
+check) VARIANTS="fastdelegates-weak"; COUNTS="4 16" ;;
+esac
+TSV=docs/callgrind.tsv
+REPORT=docs/benchmarks.md
+TOLERANCE="${CALLGRIND_TOLERANCE:-1.10}"
+
+if ! command -v valgrind >/dev/null; then
+    echo "callgrind.sh: valgrind is not installed; install it with: apt-get install -y valgrind" >&2
+    exit 2
+fi
+if [ "$MODE" = check ] && [ ! -f "$TSV" ]; then
+    echo "callgrind.sh: $TSV is missing; write it with scripts/callgrind.sh --publish" >&2
+    exit 1
+fi
+
+SCRATCH="${CALLGRIND_SCRATCH:-.build}"
+if [ -n "${CALLGRIND_BIN:-}" ]; then
+    BIN="$CALLGRIND_BIN"
+    [ -x "$BIN" ] || { echo "callgrind.sh: $BIN is not an executable" >&2; exit 1; }
+else
+    # shellcheck disable=SC2086 # CALLGRIND_BUILD_FLAGS is a list of flags
+    swift build -c release --scratch-path "$SCRATCH" ${CALLGRIND_BUILD_FLAGS:-} --product fastdelegates-bench >/dev/null
+    # Not `swift build --show-bin-path`: with SwiftPM 6.3 a second invocation in between makes the
+    # next build of the scratch path fail ("unknown build description").
+    BIN="$SCRATCH/release/fastdelegates-bench"
+fi
 # valgrind 3.19 cannot read the toolchain's DWARF 5; instruction counts need no debug info.
-STRIPPED="$(dirname "$BIN")/fastdelegates-bench.stripped" # beside it, for its $ORIGIN libraries
-trap 'rm -f "$STRIPPED" callgrind.out.fd.*' EXIT
+STRIPPED="$(dirname "$BIN")/fastdelegates-bench.stripped.$$" # beside it, for its $ORIGIN libraries
+OUT="$(mktemp -d)"
+trap 'rm -rf "$STRIPPED" "$OUT"' EXIT
 cp "$BIN" "$STRIPPED" && strip -g "$STRIPPED"
-instructions() {
-    valgrind --tool=callgrind --callgrind-out-file="callgrind.out.fd.$$" "$STRIPPED" \
+
+instructions() { # dispatches variant N -> total instructions of the run
+    valgrind --tool=callgrind --callgrind-out-file="$OUT/callgrind.out" "$STRIPPED" \
         --profile "$1" --filter "tick/$2" --targets "$3" 2>&1 >/dev/null | awk '/refs:/ { gsub(",", "", $NF); print $NF }'
 }
-printf "%-26s %4s %14s\n" variant N "instr/dispatch"
-for variant in $VARIANTS; do
-    for n in $COUNTS; do
-        small=$(instructions 1000 "$variant" "$n")
-        large=$(instructions 11000 "$variant" "$n")
-        printf "%-26s %4s %14s\n" "$variant" "$n" "$(( (large - small) / 10000 ))"
+per_dispatch() { # variant N -> instructions per dispatch, one decimal
+    local small large
+    small=$(instructions 1000 "$1" "$2")
+    large=$(instructions 11000 "$1" "$2")
+    if [ -z "$small" ] || [ -z "$large" ]; then
+        echo "callgrind.sh: no count for $1 N=$2 (unknown variant, or the run failed)" >&2
+        exit 1
+    fi
+    awk -v s="$small" -v l="$large" 'BEGIN { printf "%.1f", (l - s) / 10000 }'
+}
+
+if [ "$MODE" = print ]; then
+    printf "%-28s %4s %14s\n" variant N "instr/dispatch"
+    for variant in $VARIANTS; do
+        for n in $COUNTS; do
+            printf "%-28s %4s %14s\n" "$variant" "$n" "$(per_dispatch "$variant" "$n")"
+        done
     done
+    exit 0
+fi
+
+# N = 4 and 16 of each variant, with the fit: variant, I4, I16, fixed, per target.
+printf "%-28s %10s %10s %8s %11s\n" variant "N = 4" "N = 16" fixed "per target"
+: >"$OUT/fit"
+for variant in $VARIANTS; do
+    i4=$(per_dispatch "$variant" 4)
+    i16=$(per_dispatch "$variant" 16)
+    read -r fixed per < <(awk -v a="$i4" -v b="$i16" 'BEGIN { p = (b - a) / 12; printf "%.1f %.1f\n", a - 4 * p, p }')
+    printf "%-28s %10s %10s %8s %11s\n" "$variant" "$i4" "$i16" "$fixed" "$per"
+    printf "%s\t%s\t%s\t%s\t%s\n" "$variant" "$i4" "$i16" "$fixed" "$per" >>"$OUT/fit"
 done
+
+if [ "$MODE" = check ]; then
+    read -r _ _ _ fixed per <"$OUT/fit"
+    committed=$(awk -F'\t' '$1 == "fastdelegates-weak" { print $5 }' "$TSV")
+    [ -n "$committed" ] || { echo "callgrind.sh: no fastdelegates-weak row in $TSV" >&2; exit 1; }
+    limit=$(awk -v c="$committed" -v t="$TOLERANCE" 'BEGIN { printf "%.1f", c * t }')
+    if awk -v p="$per" -v l="$limit" 'BEGIN { exit !(p > l) }'; then
+        echo "callgrind-check: FAILED: fastdelegates-weak costs $per instructions per target, above $limit" \
+            "($TOLERANCE x the committed $committed in $TSV)" >&2
+        exit 1
+    fi
+    echo "callgrind-check: fastdelegates-weak $per instructions per target (fixed $fixed);" \
+        "committed $committed, limit $limit ($TOLERANCE x)"
+    exit 0
+fi
+
+# --publish: the committed figures (read by --check) and the section of the report.
+commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+if [ -n "$(git status --porcelain --untracked-files=no -- Sources include Package.swift 2>/dev/null)" ]; then
+    commit="$commit (with uncommitted changes)"
+fi
+swift_version="$(swift --version 2>/dev/null | head -n 1)"
+valgrind_version="$(valgrind --version)"
+{
+    printf "# variant\tN=4\tN=16\tfixed\tper_target\t(instructions per void dispatch; scripts/callgrind.sh --publish, commit %s)\n" "$commit"
+    cat "$OUT/fit"
+} >"$TSV"
+python3 - "$REPORT" "$OUT/fit" "$commit" "$swift_version" "$valgrind_version" <<'PY'
+import sys
+
+report, fit, commit, swift, valgrind = sys.argv[1:]
+rows = [line.rstrip("\n").split("\t") for line in open(fit) if line.strip()]
+by_name = {r[0]: r for r in rows}
+BEGIN = "<!-- callgrind:begin (scripts/callgrind.sh --publish writes this section; do not edit) -->"
+END = "<!-- callgrind:end -->"
+
+
+def ratio(row, floor, column):
+    base = by_name.get(floor)
+    if base is None or float(base[column]) <= 0:
+        return "–"
+    return f"{float(row[column]) / float(base[column]):.2f}×"
+
+
+def diff(row, floor, column):
+    base = by_name.get(floor)
+    if base is None:
+        return "–"
+    return f"{float(row[column]) - float(base[column]):+.1f}"
+
+
+lines = [
+    BEGIN,
+    "",
+    "## Instructions per dispatch (callgrind)",
+    "",
+    "Instructions of one void tick dispatch, counted by valgrind's callgrind (exact and repeatable, "
+    "unlike the timings): `scripts/callgrind.sh --publish`, run by `make bench`, on the release "
+    "build of commit " + commit + ", " + swift + ", " + valgrind + ". Each count is (11,000 dispatches "
+    "− 1,000) / 10,000; fixed + per target is fitted from N = 4 and N = 16. `zeroing-floor` is what "
+    "a memory-safe zeroing call needs from the Swift runtime (`swift_tryRetain`, the call, "
+    "`swift_release`, on targets kept by `swift_unownedRetain`); `unowned-safe` is a Swift "
+    "`unowned let` array.",
+    "",
+    "| variant | N = 4 | N = 16 | fixed | per target | per target × zeroing-floor | fixed − zeroing-floor's "
+    "| per target × strong-array |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|",
+]
+for r in rows:
+    lines.append(
+        f"| {r[0]} | {r[1]} | {r[2]} | {r[3]} | {r[4]} | {ratio(r, 'zeroing-floor', 4)} "
+        f"| {diff(r, 'zeroing-floor', 3)} | {ratio(r, 'strong-array', 4)} |"
+    )
+lines += ["", END]
+section = "\n".join(lines) + "\n"
+
+try:
+    text = open(report).read()
+except FileNotFoundError:
+    text = "# Benchmark results\n"
+if BEGIN in text and END in text:
+    head, rest = text.split(BEGIN, 1)
+    tail = rest.split(END, 1)[1].lstrip("\n")
+    text = head + section + ("\n" + tail if tail else "")
+elif "\n## Performance bars" in text:
+    head, tail = text.split("\n## Performance bars", 1)
+    text = head.rstrip("\n") + "\n\n" + section + "\n## Performance bars" + tail
+else:
+    text = text.rstrip("\n") + "\n\n" + section
+open(report, "w").write(text)
+PY
+echo "wrote $TSV and the callgrind section of $REPORT"

@@ -119,7 +119,10 @@ struct FastDelegatesBench: ParsableCommand {
         case .table: report = Table.render(rows) + "\n" + Bars.render(rows)
         case .json: report = try JSON.render(rows)
         case .csv: report = CSV.render(rows)
-        case .markdown: report = Markdown.render(rows, info: info, chart: chartLink(from: output))
+        case .markdown:
+            report = Markdown.render(
+                rows, info: info, chart: chartLink(from: output),
+                instructions: output.flatMap(Markdown.instructionSection(inFileAt:)))
         }
         if let output {
             try report.write(toFile: output, atomically: true, encoding: .utf8)
@@ -127,8 +130,11 @@ struct FastDelegatesBench: ParsableCommand {
             FileHandle.standardOutput.write(Data(report.utf8))
         }
         if let markdown {
-            try Markdown.render(rows, info: info, chart: chartLink(from: markdown))
-                .write(toFile: markdown, atomically: true, encoding: .utf8)
+            try Markdown.render(
+                rows, info: info, chart: chartLink(from: markdown),
+                instructions: Markdown.instructionSection(inFileAt: markdown)
+            )
+            .write(toFile: markdown, atomically: true, encoding: .utf8)
         }
         if let chart {
             try SVGChart.render(rows).write(toFile: chart, atomically: true, encoding: .utf8)

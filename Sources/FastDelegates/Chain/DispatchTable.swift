@@ -214,35 +214,39 @@ final class DispatchTable {
         while index < span.count {
             let entry = span.entries[index]
             index &+= 1
-            // A live slot always holds an object and an entry always a handler (cdt_chain.h).
+            // A live slot always holds an object and an entry always a handler (cdt_chain.h), and
+            // a STRONG or TRACKED slot a target. The default hold (TRACKED) is tested first; its
+            // runtime calls are made directly (cdt_swift_runtime.h), with no wrapper frame.
             let slot = chain.pointee.slots[Int(entry.slot)]
             guard slot.generation == entry.generation else { continue }
-            let registration = Unmanaged<Registration>.fromOpaque(slot.object.unsafelyUnwrapped)
             let handler = Unmanaged<Handler<Input, Output>>.fromOpaque(entry.handler.unsafelyUnwrapped)
             let outcome: Bool?
-            if slot.kind == CDT_TARGET_STRONG.rawValue {
+            if slot.kind == CDT_TARGET_TRACKED.rawValue {
+                let pointer = slot.target.unsafelyUnwrapped
+                if swift_tryRetain(pointer) != nil {
+                    outcome = Unmanaged<AnyObject>.fromOpaque(pointer)._withUnsafeGuaranteedRef { target in
+                        handler._withUnsafeGuaranteedRef { body(target, $0) }
+                    }
+                    swift_release(pointer)
+                } else {
+                    outcome = nil
+                }
+            } else if slot.kind == CDT_TARGET_STRONG.rawValue {
                 outcome = Unmanaged<AnyObject>.fromOpaque(slot.target.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
                     target in
                     handler._withUnsafeGuaranteedRef { body(target, $0) }
                 }
-            } else if slot.kind == CDT_TARGET_TRACKED.rawValue {
-                let pointer = slot.target.unsafelyUnwrapped
-                if cdt_swift_try_retain(pointer) {
-                    outcome = Unmanaged<AnyObject>.fromOpaque(pointer)._withUnsafeGuaranteedRef { target in
-                        handler._withUnsafeGuaranteedRef { body(target, $0) }
-                    }
-                    cdt_swift_release(pointer)
-                } else {
-                    outcome = nil
-                }
             } else {
-                outcome = registration._withUnsafeGuaranteedRef { registration -> Bool? in
+                outcome = Unmanaged<Registration>.fromOpaque(slot.object.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
+                    registration -> Bool? in
                     guard let target = registration.weakTarget else { return nil }
                     return handler._withUnsafeGuaranteedRef { body(target, $0) }
                 }
             }
             guard let outcome else {
-                registration._withUnsafeGuaranteedRef { $0.isDead = true }
+                Unmanaged<Registration>.fromOpaque(slot.object.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
+                    $0.isDead = true
+                }
                 needsCleanup = true
                 deadFound &+= 1
                 continue

@@ -209,12 +209,13 @@ final class ConcurrentSnapshot: @unchecked Sendable {
             }
         }
         if let pointer = registration.zeroingTarget {
-            // The strong reference of the call: the target cannot deinitialize during it.
-            guard cdt_swift_try_retain(pointer) else {
+            // The strong reference of the call: the target cannot deinitialize during it. The
+            // runtime's entry points are called directly (cdt_swift_runtime.h): no wrapper frame.
+            guard swift_tryRetain(pointer) != nil else {
                 sawDead = true
                 return false
             }
-            defer { cdt_swift_release(pointer) }
+            defer { swift_release(pointer) }
             return Unmanaged<AnyObject>.fromOpaque(pointer)._withUnsafeGuaranteedRef { target in
                 handler._withUnsafeGuaranteedRef { body(target, $0) }
             }

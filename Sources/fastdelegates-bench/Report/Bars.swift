@@ -90,6 +90,20 @@ enum Bars {
                 "tick N=\(n) concurrent-weak / fastdelegates-weak",
                 median("concurrent-weak", "tick", n), median("fastdelegates-weak", "tick", n), atMost: 1.2)
         }
+        // Issue 23: the default weak path and the concurrent chain against the floors of a
+        // memory-safe zeroing hold (the runtime's own calls; Swift's `unowned let`).
+        for n in ns {
+            for variant in ["fastdelegates-weak", "concurrent-weak"] {
+                for floor in ["zeroing-floor", "unowned-safe"] {
+                    guard let numerator = median(variant, "tick", n), let denominator = median(floor, "tick", n),
+                        denominator > 0
+                    else { continue }
+                    lines.append(
+                        "  info   tick N=\(n) \(variant) / \(floor): \(fixed(numerator / denominator, 2))x "
+                            + "(the floor of a memory-safe zeroing hold)")
+                }
+            }
+        }
         bar(
             "lookup fastdelegates-weak 10,000 messages / 1 message",
             median("fastdelegates-weak", "lookup-10000", 1), median("fastdelegates-weak", "lookup-1", 1), atMost: 1.2)

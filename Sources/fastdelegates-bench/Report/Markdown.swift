@@ -1,9 +1,31 @@
+import Foundation
+
 /// The Markdown report (`--format markdown`, `--markdown FILE`): the run's provenance, a summary of
 /// the tick scenario as ratios, the performance bars and the full results table. `make bench`
 /// writes it to docs/benchmarks.md, the page the README and the DocC articles link to.
 enum Markdown {
-    /// - Parameter chart: the chart's path relative to the report, embedded when given.
-    static func render(_ rows: [ResultRow], info: RunInfo, chart: String? = nil) -> String {
+    /// The markers of the instruction-count section, which `scripts/callgrind.sh --publish` writes
+    /// into the report and a rewrite of the report keeps.
+    static let instructionsBegin = "<!-- callgrind:begin"
+    static let instructionsEnd = "<!-- callgrind:end -->"
+
+    /// The instruction-count section of the report at `path` (from its begin marker through its
+    /// end marker), or nil when there is none.
+    static func instructionSection(inFileAt path: String) -> String? {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8),
+            let begin = text.range(of: instructionsBegin),
+            let end = text.range(of: instructionsEnd, range: begin.upperBound..<text.endIndex)
+        else { return nil }
+        return String(text[begin.lowerBound..<end.upperBound])
+    }
+
+    /// - Parameters:
+    ///   - chart: the chart's path relative to the report, embedded when given.
+    ///   - instructions: the instruction-count section to keep (see `instructionSection`),
+    ///     placed after the summary.
+    static func render(_ rows: [ResultRow], info: RunInfo, chart: String? = nil, instructions: String? = nil)
+        -> String
+    {
         var out = """
             # Benchmark results
 
@@ -27,6 +49,7 @@ enum Markdown {
             out += "\n![ns per dispatch of the tick scenario against N, log-log](\(chart))\n"
         }
         out += summary(rows)
+        if let instructions { out += "\n" + instructions + "\n" }
         let bars = Bars.render(rows).split(separator: "\n").dropFirst()
         if !bars.isEmpty {
             out += "\n## Performance bars\n\nEach ratio is first / second, from this run's medians.\n\n```text\n"

@@ -70,7 +70,8 @@ enum SVGChart {
 
         let plotLeft = 80.0, plotTop = 56.0, plotWidth = 560.0, plotHeight = 400.0
         let legendLeft = plotLeft + plotWidth + 40
-        let legendRows = Double(variants.count + 2 + 2 * omitted.count) * 20
+        let notes = floorNotes(measured)
+        let legendRows = Double(variants.count + 2 + 2 * omitted.count + notes.count) * 20
         let width = legendLeft + 250
         let height = max(plotTop + plotHeight + 70, plotTop + legendRows + 20)
 
@@ -168,7 +169,38 @@ enum SVGChart {
             svg += text(legendLeft, legendY + 20, "(several threads; see the table)", anchor: "start", color: "#555555")
             legendY += 38
         }
+        if !notes.isEmpty {
+            legendY += 6
+            for (index, note) in notes.enumerated() {
+                svg += text(
+                    legendLeft, legendY + 4, note, anchor: "start", color: index.isMultiple(of: 2) ? "black" : "#555555"
+                )
+                legendY += index.isMultiple(of: 2) ? 16 : 22
+            }
+        }
         return svg + "</svg>\n"
+    }
+
+    /// The notes under the legend: the default weak path's and the concurrent chain's medians over
+    /// the floors of a memory-safe zeroing hold (issue 23), two lines per pair that was measured.
+    static func floorNotes(_ rows: [ResultRow]) -> [String] {
+        var notes: [String] = []
+        for variant in ["fastdelegates-weak", "concurrent-weak"] {
+            for floor in ["zeroing-floor", "unowned-safe"] {
+                let counts = Array(Set(rows.map(\.targets))).sorted()
+                let cells = counts.compactMap { n -> String? in
+                    guard let numerator = rows.first(where: { $0.variant == variant && $0.targets == n })?.median_ns,
+                        let denominator = rows.first(where: { $0.variant == floor && $0.targets == n })?.median_ns,
+                        denominator > 0
+                    else { return nil }
+                    return "\(n): \(fixed(numerator / denominator, 2))×"
+                }
+                guard !cells.isEmpty else { continue }
+                notes.append("\(variant) / \(floor)")
+                notes.append("N = " + cells.joined(separator: ", "))
+            }
+        }
+        return notes
     }
 
     /// A marker centred at (`cx`, `cy`): filled for FastDelegates, hollow for peers.

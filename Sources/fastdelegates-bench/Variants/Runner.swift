@@ -38,6 +38,8 @@ let allVariants: [Variant] = [
     ConcurrentVariant.twoThreadsSeparate,
     PureSwiftProxyVariant.variant,
     HandWrittenWeakVariant.variant,
+    ZeroingFloorVariants.zeroingFloor,
+    ZeroingFloorVariants.unownedSafe,
     StrongArrayVariant.variant,
     NaiveMulticastVariant.variant,
     NotificationCenterVariant.variant,

@@ -1,0 +1,86 @@
+import CDispatchTable
+
+// The benchmark's only file with unsafe pointers: the zeroing floor is, by definition, the
+// runtime calls a memory-safe zeroing hold cannot do without, on raw object pointers.
+
+/// The floors of a memory-safe zeroing hold (one that never calls a target whose deinit has
+/// started, and never keeps a target alive), against which the chains' default weak path is
+/// measured (issue 23).
+///
+/// - `zeroing-floor`: what the Swift runtime itself needs. Each target's memory is kept by one
+///   unowned reference (`swift_unownedRetain`, once, when it is added); per call,
+///   `swift_tryRetain`, a direct call of the target's method, then `swift_release`. No message
+///   lookup, no mutation safety, no order: the least any zeroing chain can do.
+/// - `unowned-safe`: the same in plain Swift, an array of `unowned let` references (each read
+///   checks the target is alive and traps if it is not, so it is a floor, not a usable hold).
+enum ZeroingFloorVariants {
+    static let zeroingFloor = Variant(name: "zeroing-floor") { scenario, n in
+        switch scenario {
+        case .tick: ZeroingTickRunner(BenchTarget.make(n))
+        default: nil
+        }
+    }
+
+    static let unownedSafe = Variant(name: "unowned-safe") { scenario, n in
+        switch scenario {
+        case .tick: UnownedTickRunner(BenchTarget.make(n))
+        default: nil
+        }
+    }
+
+    final class ZeroingTickRunner: Runner {
+        /// The targets, each with one unowned reference taken here (given back in deinit).
+        let objects: [UnsafeMutableRawPointer]
+        /// Keeps the targets alive (the runner's caller does in a real program), and sums them.
+        let targets: [BenchTarget]
+
+        init(_ targets: [BenchTarget]) {
+            self.targets = targets
+            objects = targets.map { target in
+                let object = Unmanaged.passUnretained(target).toOpaque()
+                _ = swift_unownedRetain(object)
+                return object
+            }
+        }
+
+        deinit {
+            for object in objects { swift_unownedRelease(object) }
+        }
+
+        @inline(never)
+        func run(_ count: Int, base: Int) {
+            for i in 0..<count {
+                for object in objects where swift_tryRetain(object) != nil {
+                    Unmanaged<BenchTarget>.fromOpaque(object)._withUnsafeGuaranteedRef { $0.scrollTick(base &+ i) }
+                    swift_release(object)
+                }
+            }
+        }
+
+        var checksum: Int { targets.reduce(0) { $0 &+ $1.sum } }
+    }
+
+    /// One `unowned let` reference (Swift's safe unowned: checked on every read).
+    struct UnownedTarget {
+        unowned let target: BenchTarget
+    }
+
+    final class UnownedTickRunner: Runner {
+        let references: [UnownedTarget]
+        let targets: [BenchTarget]
+
+        init(_ targets: [BenchTarget]) {
+            self.targets = targets
+            references = targets.map { UnownedTarget(target: $0) }
+        }
+
+        @inline(never)
+        func run(_ count: Int, base: Int) {
+            for i in 0..<count {
+                for reference in references { reference.target.scrollTick(base &+ i) }
+            }
+        }
+
+        var checksum: Int { targets.reduce(0) { $0 &+ $1.sum } }
+    }
+}
