@@ -3,7 +3,9 @@
 #  1. with the library alone: it must resolve no other package and fetch nothing (no
 #     Package.resolved pins, no swift-syntax checkout), and build;
 #  2. with the `Macros` trait (Tests/DependentPackage): it resolves swift-syntax and nothing else,
-#     and its app, which puts @DelegateProxy proxies into hosts' delegate slots, runs its checks.
+#     and its app, which puts @DelegateProxy proxies into hosts' delegate slots, runs its checks,
+#     built with ThreadSanitizer (its Sendable proxy is sent to from several threads): a report
+#     fails the check.
 # Both live in a temporary directory beside a link named FastDelegates to this checkout, as a
 # user's package beside a clone would. Usage: scripts/dependent-check.sh [--library-only]
 set -euo pipefail
@@ -57,15 +59,17 @@ fetched="$(find "$WORK/library-build/checkouts" "$WORK/library-build/repositorie
 if [ "${1:-}" != "--library-only" ]; then
     cp -R "$ROOT/Tests/DependentPackage" "$WORK/DependentPackage"
     rm -rf "$WORK/DependentPackage/.build" "$WORK/DependentPackage/Package.resolved"
-    (cd "$WORK/DependentPackage" && "$SWIFT" build --scratch-path "$WORK/macros-build" >"$WORK/macros.log" 2>&1) \
+    (cd "$WORK/DependentPackage" && "$SWIFT" build --sanitize=thread --scratch-path "$WORK/macros-build" \
+        >"$WORK/macros.log" 2>&1) \
         || { cat "$WORK/macros.log"; fail "the Macros dependent does not build"; }
     if grep -E "^$WORK/DependentPackage/.*warning:" "$WORK/macros.log"; then fail "the Macros dependent builds with warnings"; fi
     resolved="$(pins "$WORK/DependentPackage/Package.resolved" | tr '\n' ' ')"
     [ "$resolved" = "swift-syntax " ] && echo "ok   Macros trait: Package.resolved pins swift-syntax only" \
         || fail "Macros trait: Package.resolved pins: '$resolved'"
-    if "$WORK/macros-build/debug/FeedApp" >"$WORK/app.log" 2>&1; then
+    if TSAN_OPTIONS=halt_on_error=1 "$WORK/macros-build/debug/FeedApp" >"$WORK/app.log" 2>&1 \
+        && ! grep -q "ThreadSanitizer" "$WORK/app.log"; then
         sed 's/^/    /' "$WORK/app.log"
-        echo "ok   Macros trait: FeedApp ran its checks"
+        echo "ok   Macros trait: FeedApp ran its checks under ThreadSanitizer, with no report"
     else
         cat "$WORK/app.log"
         fail "Macros trait: FeedApp failed"

@@ -52,6 +52,11 @@ struct ExpansionTests {
                     /// (`insert`, `removeAll`, `count`, `invocations(of:)`).
                     public let chain: FastDelegates.DelegateChain
 
+                    private let _scrollViewDidScrollMessage = FeedScrollDelegateMessages.scrollViewDidScroll
+                    private let _scrollViewShouldScrollToTopMessage = FeedScrollDelegateMessages.scrollViewShouldScrollToTop
+                    private let _viewForZoomingMessage = FeedScrollDelegateMessages.viewForZooming
+                    private let _scrollViewShouldBeginEditingMessage = FeedScrollDelegateMessages.scrollViewShouldBeginEditing
+
                     /// A proxy with no listeners, whose void requirements reach every listener (`.nonBreaking`)
                     /// or only the first that responds (`.breaking`).
                     public init(mode: FastDelegates.DelegateChain.Mode = .nonBreaking) {
@@ -78,19 +83,19 @@ struct ExpansionTests {
                     }
 
                     public func scrollViewDidScroll(_ offset: Double) {
-                        self.chain.send(FeedScrollDelegateMessages.scrollViewDidScroll, offset)
+                        self.chain.send(self._scrollViewDidScrollMessage, offset)
                     }
 
                     public func scrollViewShouldScrollToTop() -> Bool {
-                        self.chain.send(FeedScrollDelegateMessages.scrollViewShouldScrollToTop, (), default: true)
+                        self.chain.send(self._scrollViewShouldScrollToTopMessage, (), default: true)
                     }
 
                     public func viewForZooming() -> String? {
-                        self.chain.send(FeedScrollDelegateMessages.viewForZooming, ())
+                        self.chain.send(self._viewForZoomingMessage, ())
                     }
 
                     public func scrollViewShouldBeginEditing() -> Bool {
-                        self.chain.send(FeedScrollDelegateMessages.scrollViewShouldBeginEditing, (), combining: .allTrue)
+                        self.chain.send(self._scrollViewShouldBeginEditingMessage, (), combining: .allTrue)
                     }
                 }
 

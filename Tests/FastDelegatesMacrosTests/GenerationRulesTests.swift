@@ -154,7 +154,7 @@ struct GenerationRulesTests {
                     "static let \(member) = FastDelegates.Message<\(input), Void>(\"TableDelegate.\(name)\")"))
         }
         #expect(expanded.contains("me.tableView(input.0, didSelectRowAt: input.1)"))
-        #expect(expanded.contains("self.chain.send(TableDelegateMessages.tableViewDidSelectRowAt, (table, row))"))
+        #expect(expanded.contains("self.chain.send(self._tableViewDidSelectRowAtMessage, (table, row))"))
     }
 
     @Test("Escaping closures travel without @escaping; unnamed parameters get names; attributes stay")
@@ -191,10 +191,11 @@ struct GenerationRulesTests {
             }
             """)
         #expect(diagnostics.isEmpty)
-        #expect(expanded.contains("self.chain.send(SizingMessages.title, ())"))
-        #expect(expanded.contains("self.chain.send(SizingMessages.heightForRow, row, default: 44.0)"))
-        #expect(expanded.contains("self.chain.send(SizingMessages.name, (), default: \"none\")"))
-        #expect(expanded.contains("self.chain.send(SizingMessages.badges, (), combining: .reduce(0, +))"))
+        #expect(expanded.contains("private let _titleMessage = SizingMessages.title"))
+        #expect(expanded.contains("self.chain.send(self._titleMessage, ())"))
+        #expect(expanded.contains("self.chain.send(self._heightForRowMessage, row, default: 44.0)"))
+        #expect(expanded.contains("self.chain.send(self._nameMessage, (), default: \"none\")"))
+        #expect(expanded.contains("self.chain.send(self._badgesMessage, (), combining: .reduce(0, +))"))
     }
 
     @Test("The responder is named after the protocol, leading acronyms lowercased")

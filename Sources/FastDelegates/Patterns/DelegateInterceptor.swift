@@ -64,6 +64,20 @@ public final class DelegateInterceptor<MiddleMan: AnyObject>: MessageDispatching
         if let responder { link.chain.add(responder, retention: retention) }
     }
 
+    /// Removes the receiver, as `setReceiver(nil)` does: the membership vocabulary every
+    /// dispatcher shares. The middle man stays: its interceptions are what this interceptor is.
+    public func removeAll() {
+        link.chain.removeAll()
+    }
+
+    /// Whether `target` is the middle man or the receiver.
+    public func contains(_ target: AnyObject) -> Bool {
+        middle.contains(target) || link.chain.contains(target)
+    }
+
+    /// Whether the interceptor has neither a live middle man nor a live receiver.
+    public var isEmpty: Bool { middle.isEmpty && link.chain.isEmpty }
+
     /// Makes `target` the receiver, answering its type's responses.
     public func setReceiver<Target: DelegateResponder>(_ target: Target, retention: Retention = .weak) {
         setReceiver(AnyResponder(target), retention: retention)

@@ -131,6 +131,21 @@ public final class DelegateRouter<Key: Hashable>: MessageDispatching {
         setDefault(AnyResponder(target, responses: responses), retention: retention)
     }
 
+    /// Removes every route and the default: every send then reaches nobody, as on an empty
+    /// ``DelegateChain`` (the membership vocabulary every dispatcher shares).
+    public func removeAll() {
+        routes.removeAll()
+        fallback.removeAll()
+    }
+
+    /// Whether `target` is routed for some key or is the default.
+    public func contains(_ target: AnyObject) -> Bool {
+        fallback.contains(target) || routes.values.contains { $0.contains(target) }
+    }
+
+    /// Whether the router has no live route and no live default.
+    public var isEmpty: Bool { fallback.isEmpty && routes.values.allSatisfy(\.isEmpty) }
+
     /// The default target, if it is set and alive.
     public var defaultTarget: AnyObject? { fallback.targets.first }
 

@@ -39,6 +39,9 @@ final class BenchScrollDelegateProxy: BenchScrollDelegate {
     /// (`insert`, `removeAll`, `count`, `invocations(of:)`).
     let chain: FastDelegates.DelegateChain
 
+    private let _scrollTickMessage = BenchScrollDelegateMessages.scrollTick
+    private let _firstResponderMessage = BenchScrollDelegateMessages.firstResponder
+
     /// A proxy with no listeners, whose void requirements reach every listener (`.nonBreaking`)
     /// or only the first that responds (`.breaking`).
     init(mode: FastDelegates.DelegateChain.Mode = .nonBreaking) {
@@ -65,11 +68,11 @@ final class BenchScrollDelegateProxy: BenchScrollDelegate {
     }
 
     func scrollTick(_ value: Int) {
-        self.chain.send(BenchScrollDelegateMessages.scrollTick, value)
+        self.chain.send(self._scrollTickMessage, value)
     }
 
     func firstResponder(_ value: Int) -> Int {
-        self.chain.send(BenchScrollDelegateMessages.firstResponder, value, default: 0)
+        self.chain.send(self._firstResponderMessage, value, default: 0)
     }
 }
 

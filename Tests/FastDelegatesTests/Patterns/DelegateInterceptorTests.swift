@@ -99,4 +99,20 @@ struct DelegateInterceptorTests {
         }
         #expect(weakHost == nil)
     }
+
+    @Test func membershipVocabularyRemoveAllClearsTheReceiverOnly() {
+        let log = Log()
+        let middle = MiddleMan(log: log)
+        let receiver = Probe("receiver", log: log)
+        let interceptor = DelegateInterceptor(middleMan: middle, interceptions: Self.interceptions())
+        interceptor.setReceiver(receiver)
+        #expect(interceptor.contains(middle) && interceptor.contains(receiver))
+        #expect(!interceptor.contains(Probe("stranger", log: log)))
+        interceptor.removeAll()
+        #expect(interceptor.receiver == nil && !interceptor.contains(receiver))
+        #expect(interceptor.middleMan === middle && !interceptor.isEmpty)
+        interceptor.send(Scroll.didScroll, 3)
+        #expect(log.events == ["middle.didScroll(3)"]) // intercepted; nobody to call through to
+        #expect(interceptor.send(Scroll.viewForZooming) == nil)
+    }
 }

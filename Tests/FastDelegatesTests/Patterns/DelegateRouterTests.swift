@@ -74,4 +74,22 @@ struct DelegateRouterTests {
         router.send(Scroll.didScroll, 2) // the weak route died: the default
         #expect(log.events.last == "default.didScroll(2)")
     }
+
+    @Test func membershipVocabularyRemoveAllContainsIsEmpty() {
+        let log = Log()
+        let router = DelegateRouter<SearchScope>(key: .people)
+        let people = Probe("people", log: log), fallback = Probe("default", log: log)
+        let stranger = Probe("stranger", log: log)
+        #expect(router.isEmpty)
+        router.route(.people, to: people)
+        router.setDefault(fallback)
+        #expect(!router.isEmpty)
+        #expect(router.contains(people) && router.contains(fallback) && !router.contains(stranger))
+        router.removeAll()
+        #expect(router.isEmpty && !router.contains(people) && !router.contains(fallback))
+        router.send(Scroll.didScroll, 1)
+        #expect(router.send(Scroll.heightForHeader, 1) == nil)
+        #expect(log.events.isEmpty)
+        #expect(router.target(for: .people) == nil && router.defaultTarget == nil)
+    }
 }

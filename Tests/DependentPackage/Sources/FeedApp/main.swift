@@ -67,6 +67,17 @@ await downloader.download(1, chunks: 1000, threads: 4)
 check(
     bar.received.load(ordering: .relaxed) == 4000 && otherBar.received.load(ordering: .relaxed) == 4000,
     "4 threads' progress reaches both listeners")
+await withTaskGroup(of: Void.self) { group in // listeners join and leave while others send
+    group.addTask { await downloader.download(2, chunks: 1000, threads: 2) }
+    group.addTask {
+        for _ in 0..<100 {
+            let transient = ProgressBar()
+            downloads.add(transient)
+            downloads.remove(transient)
+        }
+    }
+}
+check(bar.received.load(ordering: .relaxed) == 6000, "sends while listeners join and leave reach the steady one")
 check(downloads.shouldRetry(1), "the Sendable proxy answers")
 check(DownloadDelegateProxy().shouldRetry(1) == false, "the default when nobody listens")
 
