@@ -53,24 +53,13 @@ extension DelegateChain {
     func forEachAnswerObservedOrForwarding<Input, Output>(
         to message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool
     ) -> Bool {
-        guard let observers, observers.notifyBeforeResponders(message, input) else {
-            return forEachAnswerForwarding(to: message, input, body)
-        }
-        var answer: Output?
-        let stopped = forEachAnswerForwarding(to: message, input) { output in
-            if answer == nil { answer = output }
-            return body(output)
-        }
-        observers.notifyAfterResponders(message, Invocation(input: input, answer: answer))
-        return stopped
+        observedWalk(message, input, body)
     }
 
     /// The walk of `forEachAnswer`, where a forwarded message walks its target dispatcher's
     /// answers in the target's place.
     @inlinable
-    func forEachAnswerForwarding<Input, Output>(
-        to message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool
-    ) -> Bool {
+    func walk<Input, Output>(_ message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool) -> Bool {
         let stopped = table.forEachResponder(of: message) { target, handler in
             if let forwarding = handler.forwarding { return forwarding.walk(target, input, body) }
             return body(handler.body(target, input))
@@ -79,3 +68,5 @@ extension DelegateChain {
         return stopped
     }
 }
+
+extension DelegateChain: ObservedDispatcher {}

@@ -104,16 +104,7 @@ public final class DelegateInterceptor<MiddleMan: AnyObject>: MessageDispatching
     public func forEachAnswer<Input, Output>(
         to message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool
     ) -> Bool {
-        guard let observers, observers.notifyBeforeResponders(message, input) else {
-            return walk(message, input, body)
-        }
-        var answer: Output?
-        let stopped = walk(message, input) { output in
-            if answer == nil { answer = output }
-            return body(output)
-        }
-        observers.notifyAfterResponders(message, Invocation(input: input, answer: answer))
-        return stopped
+        observedWalk(message, input, body)
     }
 
     /// The middle man's answer if it intercepts `message`, else the receiver's answers.
@@ -163,3 +154,5 @@ public final class DelegateInterceptor<MiddleMan: AnyObject>: MessageDispatching
 
 @available(*, unavailable, message: "DelegateInterceptor is not thread-safe; confine it to one thread or actor")
 extension DelegateInterceptor: Sendable {}
+
+extension DelegateInterceptor: ObservedDispatcher {}

@@ -166,16 +166,13 @@ public final class DelegateRouter<Key: Hashable>: MessageDispatching {
     public func forEachAnswer<Input, Output>(
         to message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool
     ) -> Bool {
-        guard let observers, observers.notifyBeforeResponders(message, input) else {
-            return activeChain.forEachAnswer(to: message, input, body)
-        }
-        var answer: Output?
-        let stopped = activeChain.forEachAnswer(to: message, input) { output in
-            if answer == nil { answer = output }
-            return body(output)
-        }
-        observers.notifyAfterResponders(message, Invocation(input: input, answer: answer))
-        return stopped
+        observedWalk(message, input, body)
+    }
+
+    /// The active route's answers.
+    @inlinable
+    func walk<Input, Output>(_ message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool) -> Bool {
+        activeChain.forEachAnswer(to: message, input, body)
     }
 
     /// Whether the active route answers `message`.
@@ -211,3 +208,5 @@ public final class DelegateRouter<Key: Hashable>: MessageDispatching {
 
 @available(*, unavailable, message: "DelegateRouter is not thread-safe; confine it to one thread or actor")
 extension DelegateRouter: Sendable {}
+
+extension DelegateRouter: ObservedDispatcher {}

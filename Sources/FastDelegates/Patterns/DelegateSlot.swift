@@ -151,16 +151,7 @@ public final class DelegateSlot: MessageDispatching {
     public func forEachAnswer<Input, Output>(
         to message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool
     ) -> Bool {
-        guard let observers, observers.notifyBeforeResponders(message, input) else {
-            return walk(message, input, body)
-        }
-        var answer: Output?
-        let stopped = walk(message, input) { output in
-            if answer == nil { answer = output }
-            return body(output)
-        }
-        observers.notifyAfterResponders(message, Invocation(input: input, answer: answer))
-        return stopped
+        observedWalk(message, input, body)
     }
 
     /// The primary's answers, then the secondaries'.
@@ -202,3 +193,5 @@ public final class DelegateSlot: MessageDispatching {
 
 @available(*, unavailable, message: "DelegateSlot is not thread-safe; confine it to one thread or actor")
 extension DelegateSlot: Sendable {}
+
+extension DelegateSlot: ObservedDispatcher {}
