@@ -88,9 +88,19 @@ let package = Package(
             name: "CDispatchTableTests",
             dependencies: ["CDispatchTable"]
         ),
+        // What the library's tests share (swift-collections' `_CollectionsTestSupport` is the model):
+        // the fixtures and lifetime probes, the seeded generator, the misuse checks, and
+        // `ChainUnderTest`, through which one suite runs over every chain. Internal: not a product.
+        .target(
+            name: "FastDelegatesTestSupport",
+            dependencies: ["FastDelegates"],
+            path: "Tests/FastDelegatesTestSupport"
+        ),
         .testTarget(
             name: "FastDelegatesTests",
-            dependencies: ["FastDelegates", "CDispatchTable", "MessageFixtureA", "MessageFixtureB"]
+            dependencies: [
+                "FastDelegates", "FastDelegatesTestSupport", "CDispatchTable", "MessageFixtureA", "MessageFixtureB",
+            ]
         ),
         // Two tiny libraries that each declare a message named "scrollViewDidScroll:" with other
         // types, for the message identity tests. Internal: not products.

@@ -1,0 +1,118 @@
+@testable import FastDelegates
+
+/// What either chain's `add` and `insert` return: a token whose `cancel()` removes the
+/// registration it came from.
+package protocol RegistrationToken: AnyObject {
+    func cancel()
+}
+
+extension DelegateToken: RegistrationToken {}
+extension ConcurrentDelegateToken: RegistrationToken {}
+
+/// The surface `DelegateChain` and `ConcurrentDelegateChain` share, so that one suite checks a
+/// behaviour on both (as swift-collections' conformance checkers run one checker over many
+/// types). Handlers are `@Sendable` (``SendableResponses``), which both chains accept.
+package protocol ChainUnderTest: MessageDispatching {
+    var mode: DelegateChain.Mode { get }
+    var targets: [AnyObject] { get }
+    var count: Int { get }
+    var isEmpty: Bool { get }
+    func contains(_ target: AnyObject) -> Bool
+    func retention(of target: AnyObject) -> Retention?
+    @discardableResult func remove(_ target: AnyObject) -> Bool
+    func removeAll()
+    /// The live registrations and the dead ones not yet reclaimed.
+    var registrationCount: Int { get }
+    /// The C table's first broken invariant (0: none); always 0 for the concurrent chain.
+    var invariantViolation: Int32 { get }
+    /// Adds `target` at the end (`index` nil) or inserts it at `index`, answering `responses`.
+    func enroll<Target: AnyObject>(
+        _ target: Target, at index: Int?, retention: Retention, responses: SendableResponses<Target>
+    ) -> any RegistrationToken
+}
+
+extension DelegateChain: ChainUnderTest {
+    package func enroll<Target: AnyObject>(
+        _ target: Target, at index: Int?, retention: Retention, responses: SendableResponses<Target>
+    ) -> any RegistrationToken {
+        guard let index else { return add(target, retention: retention, responses: responses) }
+        return insert(target, at: index, retention: retention, responses: responses)
+    }
+}
+
+extension ConcurrentDelegateChain: ChainUnderTest {
+    package var invariantViolation: Int32 { 0 }
+
+    package func enroll<Target: AnyObject>(
+        _ target: Target, at index: Int?, retention: Retention, responses: SendableResponses<Target>
+    ) -> any RegistrationToken {
+        guard let index else { return add(target, retention: retention, responses: responses) }
+        return insert(target, at: index, retention: retention, responses: responses)
+    }
+}
+
+/// The `add` and `insert` forms the chains share, over ``ChainUnderTest/enroll(_:at:retention:responses:)``.
+extension ChainUnderTest {
+    @discardableResult
+    package func add<Target: DelegateResponder>(_ target: Target, retention: Retention = .weak)
+        -> any RegistrationToken where Target.DeclaredResponses == SendableResponses<Target>
+    {
+        enroll(target, at: nil, retention: retention, responses: Target.responses)
+    }
+
+    @discardableResult
+    package func add<Target: AnyObject>(
+        _ target: Target, retention: Retention = .weak, responses: SendableResponses<Target>
+    ) -> any RegistrationToken {
+        enroll(target, at: nil, retention: retention, responses: responses)
+    }
+
+    @discardableResult
+    package func add<Target: AnyObject>(
+        _ target: Target, retention: Retention = .weak,
+        _ build: (SendableResponses<Target>) -> SendableResponses<Target>
+    ) -> any RegistrationToken {
+        enroll(target, at: nil, retention: retention, responses: build(SendableResponses()))
+    }
+
+    @discardableResult
+    package func insert<Target: DelegateResponder>(_ target: Target, at index: Int, retention: Retention = .weak)
+        -> any RegistrationToken where Target.DeclaredResponses == SendableResponses<Target>
+    {
+        enroll(target, at: index, retention: retention, responses: Target.responses)
+    }
+
+    @discardableResult
+    package func insert<Target: AnyObject>(
+        _ target: Target, at index: Int, retention: Retention = .weak, responses: SendableResponses<Target>
+    ) -> any RegistrationToken {
+        enroll(target, at: index, retention: retention, responses: responses)
+    }
+}
+
+/// Each chain a behaviour suite runs over (`@Test(arguments: ChainKind.allCases)`).
+package enum ChainKind: String, CaseIterable, Sendable, CustomStringConvertible {
+    /// `DelegateChain` over the C table.
+    case chain = "DelegateChain"
+    /// `DelegateChain` whose C table puts every message in one probe run.
+    case chainWithForcedCollisions = "DelegateChain (forced collisions)"
+    /// `ConcurrentDelegateChain`.
+    case concurrent = "ConcurrentDelegateChain"
+
+    /// The two chain types, each once.
+    package static let types: [ChainKind] = [.chain, .concurrent]
+
+    package var description: String { rawValue }
+
+    /// Whether this chain is the concurrent one (whose handlers may run on several threads).
+    package var isConcurrent: Bool { self == .concurrent }
+
+    /// A new, empty chain of this kind.
+    package func make(mode: DelegateChain.Mode = .nonBreaking) -> any ChainUnderTest {
+        switch self {
+        case .chain: DelegateChain(mode: mode)
+        case .chainWithForcedCollisions: DelegateChain(mode: mode, forcedCollisions: true)
+        case .concurrent: ConcurrentDelegateChain(mode: mode)
+        }
+    }
+}
