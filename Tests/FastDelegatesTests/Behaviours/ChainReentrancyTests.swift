@@ -1,0 +1,203 @@
+import Testing
+
+@testable import FastDelegates
+
+/// Mutation from inside handlers: what both chains promise, checked once on every chain.
+@Suite("Every chain: mutation during dispatch")
+struct ChainReentrancyTests {
+    @Test(arguments: ChainKind.allCases)
+    func aRemovalTakesEffectAtOnceEvenInTheRunningDispatch(kind: ChainKind) {
+        let log = Log()
+        let a = Probe("a", log: log), b = Probe("b", log: log), c = Probe("c", log: log)
+        let chain = kind.make()
+        for probe in [a, b, c] { chain.add(probe) }
+        a.onScroll = { _, _ in chain.remove(b) }
+        chain.send(Scroll.didScroll, 1)
+        #expect(log.events == ["a.didScroll(1)", "c.didScroll(1)"])
+        #expect(chain.invariantViolation == 0)
+    }
+
+    @Test(arguments: ChainKind.allCases)
+    func aCancelTakesEffectAtOnceEvenInTheRunningDispatch(kind: ChainKind) {
+        let log = Log()
+        let a = Probe("a", log: log), b = Probe("b", log: log)
+        let chain = kind.make()
+        chain.add(a)
+        let token = chain.add(b)
+        a.onScroll = { _, _ in token.cancel() }
+        chain.send(Scroll.didScroll, 1)
+        #expect(log.events == ["a.didScroll(1)"])
+    }
+
+    @Test(arguments: ChainKind.allCases)
+    func anAdditionTakesEffectFromTheNextDispatch(kind: ChainKind) {
+        let log = Log()
+        let a = Probe("a", log: log), late = Probe("late", log: log)
+        let chain = kind.make()
+        chain.add(a)
+        a.onScroll = { _, _ in chain.add(late) }
+        chain.send(Scroll.didScroll, 1)
+        chain.send(Scroll.didScroll, 2)
+        #expect(log.events == ["a.didScroll(1)", "a.didScroll(2)", "late.didScroll(2)"])
+    }
+
+    @Test(arguments: ChainKind.allCases)
+    func aHandlerMayRemoveItselfEvenWhenOnlyTheChainKeepsItAlive(kind: ChainKind) {
+        let log = Log()
+        let chain = kind.make()
+        weak var weakSelfRemover: Probe?
+        do {
+            let remover = Probe("remover", log: log)
+            weakSelfRemover = remover
+            remover.onScroll = { me, _ in
+                chain.remove(me)
+                me.log.record("\(me.name) still alive after removing itself")
+            }
+            chain.add(remover, retention: .strong)
+        }
+        let after = Probe("after", log: log)
+        chain.add(after)
+        chain.send(Scroll.didScroll, 1)
+        chain.send(Scroll.didScroll, 2)
+        #expect(
+            log.events == [
+                "remover.didScroll(1)", "remover still alive after removing itself",
+                "after.didScroll(1)", "after.didScroll(2)",
+            ])
+        #expect(weakSelfRemover == nil) // released once the dispatch was over
+        #expect(chain.invariantViolation == 0)
+    }
+
+    @Test(arguments: ChainKind.allCases)
+    func handlersMaySendOtherMessagesAndTheSameOneRecursively(kind: ChainKind) {
+        let log = Log()
+        let a = Probe("a", log: log), b = Probe("b", log: log)
+        let chain = kind.make()
+        chain.add(a)
+        chain.add(b)
+        a.onScroll = { _, offset in
+            if offset > 0 { chain.send(Scroll.didScroll, offset - 1) }
+            chain.send(Scroll.willBeginDragging)
+        }
+        chain.send(Scroll.didScroll, 1)
+        #expect(
+            log.events == [
+                "a.didScroll(1)",
+                "a.didScroll(0)", "a.willBeginDragging", "b.willBeginDragging", "b.didScroll(0)",
+                "a.willBeginDragging", "b.willBeginDragging", "b.didScroll(1)",
+            ])
+    }
+
+    @Test(arguments: ChainKind.allCases)
+    func handlersMaySendAndInspectTheChain(kind: ChainKind) {
+        let log = Log()
+        let a = Probe("a", log: log), b = Probe("b", log: log)
+        let chain = kind.make()
+        chain.add(a)
+        chain.add(b)
+        a.onScroll = { me, offset in
+            if offset > 0 { chain.send(Scroll.didScroll, offset - 1) }
+            me.log.record("count \(chain.count)")
+        }
+        chain.send(Scroll.didScroll, 1)
+        #expect(
+            log.events == [
+                "a.didScroll(1)", "a.didScroll(0)", "count 2", "b.didScroll(0)", "count 2", "b.didScroll(1)",
+            ])
+    }
+
+    @Test(arguments: ChainKind.allCases)
+    func removeAllAndReAddDuringADispatch(kind: ChainKind) {
+        let log = Log()
+        let a = Probe("a", log: log), b = Probe("b", log: log), c = Probe("c", log: log)
+        let chain = kind.make()
+        chain.add(a)
+        chain.add(b)
+        a.onScroll = { me, _ in
+            me.onScroll = nil
+            chain.removeAll()
+            chain.add(c)
+            chain.add(b)
+        }
+        chain.send(Scroll.didScroll, 1)
+        chain.send(Scroll.didScroll, 2)
+        #expect(log.events == ["a.didScroll(1)", "c.didScroll(2)", "b.didScroll(2)"])
+        #expect(chain.invariantViolation == 0)
+    }
+
+    @Test(arguments: ChainKind.allCases)
+    func replacingAHandlerDuringItsOwnCallIsSafe(kind: ChainKind) {
+        let log = Log()
+        let plain = Plain("p", log: log)
+        let chain = kind.make()
+        let hook = Hook { (me: Plain) in
+            chain.add(me) { $0.on(Scroll.didScroll) { me, offset in me.log.record("new \(offset)") } }
+        }
+        chain.add(plain) {
+            $0.on(Scroll.didScroll) { me, offset in
+                me.log.record("old \(offset)")
+                hook.run(me)
+            }
+        }
+        chain.send(Scroll.didScroll, 1)
+        chain.send(Scroll.didScroll, 2)
+        #expect(log.events == ["old 1", "new 2"])
+    }
+
+    @Test(arguments: ChainKind.allCases)
+    func aTargetDyingInsideAnotherTargetsHandlerIsSkipped(kind: ChainKind) {
+        let log = Log()
+        let chain = kind.make()
+        let killer = Probe("killer", log: log)
+        var victim: Probe? = Probe("victim", log: log)
+        chain.add(killer)
+        chain.add(victim!)
+        killer.onScroll = { _, _ in victim = nil }
+        chain.send(Scroll.didScroll, 1)
+        #expect(log.events == ["killer.didScroll(1)"])
+        #expect(victim == nil)
+        #expect(chain.count == 1)
+        if !kind.isConcurrent { #expect(chain.registrationCount == 1) }
+    }
+
+    /// A strong target whose deinit uses the chain: its last release must not happen while the
+    /// chain is in the middle of a mutation (under its mutex, for the concurrent chain).
+    @Test(arguments: ChainKind.allCases)
+    func aTargetsDeinitMayUseTheChain(kind: ChainKind) {
+        final class Leaver {
+            let chain: any ChainUnderTest
+            init(chain: any ChainUnderTest) { self.chain = chain }
+            deinit { chain.remove(self) }
+        }
+        let chain = kind.make()
+        chain.add(Leaver(chain: chain), retention: .strong, responses: SendableResponses<Leaver>())
+        chain.removeAll()
+        #expect(chain.count == 0)
+        let leaver = Leaver(chain: chain)
+        chain.add(leaver, retention: .strong, responses: SendableResponses<Leaver>())
+        chain.add(leaver, retention: .weak, responses: SendableResponses<Leaver>())
+        #expect(chain.count == 1)
+    }
+
+    @Test(arguments: ChainKind.allCases)
+    func aDeadTargetsAddressReusedByANewTargetIsANewRegistration(kind: ChainKind) {
+        let log = Log()
+        let chain = kind.make()
+        for round in 0..<50 {
+            let probe = Probe("p\(round)", log: log)
+            chain.add(
+                probe, responses: SendableResponses<Probe>().on(Scroll.didScroll) { me, _ in me.log.record(me.name) })
+            chain.send(Scroll.didScroll, 0)
+            #expect(chain.count == 1)
+        }
+        #expect(log.events == (0..<50).map { "p\($0)" })
+    }
+}
+
+/// Lets a `@Sendable` handler run a closure of the test's (single-threaded) body.
+private final class Hook<Argument>: @unchecked Sendable {
+    // Sound: only these single-threaded tests use it, from the thread that sends.
+    let body: (Argument) -> Void
+    init(_ body: @escaping (Argument) -> Any) { self.body = { _ = body($0) } }
+    func run(_ argument: Argument) { body(argument) }
+}
