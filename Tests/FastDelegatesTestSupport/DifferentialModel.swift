@@ -1,28 +1,4 @@
-import Testing
-
-@testable import FastDelegates
-
-/// Seeded random programs of add / insert / remove / cancel / target death / send, including
-/// mutations from inside handlers, run against `DelegateChain` and a plain reference model; every
-/// observable result must agree.
-@Suite("Differential: DelegateChain against a reference model")
-struct DifferentialTests {
-    static let operationsPerSeed = 100_000
-
-    @Test(arguments: Soak.seeds([1, 2, 3, 4, 5, 6]))
-    func randomProgramsAgreeWithTheModel(seed: UInt64) {
-        var run = DifferentialRun(seed: seed, mode: seed % 2 == 0 ? .breaking : .nonBreaking)
-        for step in 0..<Self.operationsPerSeed {
-            run.step()
-            if step % 997 == 0 { #expect(run.chain.invariantViolation == 0, "seed \(seed) step \(step)") }
-            if !run.mismatches.isEmpty { break }
-        }
-        if Soak.reporting { print("soak: differential seed \(seed): \(Self.operationsPerSeed) operations") }
-        #expect(run.mismatches == [], "seed \(seed)")
-        #expect(run.chain.invariantViolation == 0)
-        #expect(run.sends > Self.operationsPerSeed / 4)
-    }
-}
+import FastDelegates
 
 /// Where handlers write what they received, and the hook the first handler of a send runs.
 final class Sink {
@@ -52,7 +28,11 @@ enum DifferentialMessages {
     static let answer = Message<Int, Int>("differential.answer:")
 }
 
-struct DifferentialRun {
+/// Seeded random programs of add / insert / remove / cancel / target death / send, including
+/// mutations from inside handlers, run against one chain and a plain reference model of it:
+/// every observable result (deliveries, answers, responds, targets, count, contains, retention,
+/// remove's result) must agree with the model's.
+package struct DifferentialRun {
     /// One registration in the model: the target, what it answers (message → handler version).
     struct ModelEntry {
         var targetID: Int
@@ -62,19 +42,21 @@ struct DifferentialRun {
     }
 
     var rng: SeededGenerator
-    let chain: DelegateChain
+    package let chain: any ChainUnderTest
     let sink = Sink()
     /// Targets the test itself keeps alive, by id.
     var held: [Int: DifferentialTarget] = [:]
     /// Weak views of every target ever made, to know which are alive.
     var weakTargets: [Int: WeakTarget] = [:]
     var model: [ModelEntry] = []
-    var tokens: [(token: DelegateToken, registrationID: Int)] = []
+    var tokens: [(token: any RegistrationToken, registrationID: Int)] = []
     var nextTargetID = 0
     var nextVersion = 0
     var nextRegistrationID = 0
-    var mismatches: [String] = []
-    var sends = 0
+    package private(set) var mismatches: [String] = []
+    package private(set) var sends = 0
+    /// How many sends had a handler remove a target, and add one.
+    package private(set) var hookRemovals = 0, hookAdditions = 0
     var stepIndex = 0
 
     final class WeakTarget {
@@ -82,9 +64,10 @@ struct DifferentialRun {
         init(_ target: DifferentialTarget) { self.target = target }
     }
 
-    init(seed: UInt64, mode: DelegateChain.Mode) {
+    /// A run of `seed`'s program on a new chain of `kind`.
+    package init(seed: UInt64, kind: ChainKind, mode: DelegateChain.Mode) {
         rng = SeededGenerator(seed: seed)
-        chain = DelegateChain(mode: mode, forcedCollisions: seed % 3 == 0)
+        chain = kind.make(mode: mode)
     }
 
     // MARK: Model helpers
@@ -103,8 +86,8 @@ struct DifferentialRun {
         return handlers
     }
 
-    func responses(_ handlers: [Int: Int]) -> Responses<DifferentialTarget> {
-        var responses = Responses<DifferentialTarget>()
+    func responses(_ handlers: [Int: Int]) -> SendableResponses<DifferentialTarget> {
+        var responses = SendableResponses<DifferentialTarget>()
         for (message, version) in handlers {
             if message < 3 {
                 responses = responses.on(DifferentialMessages.voids[message]) { me, value in
@@ -122,7 +105,8 @@ struct DifferentialRun {
 
     // MARK: Operations
 
-    mutating func step() {
+    /// One random operation, checked against the model.
+    package mutating func step() {
         stepIndex += 1
         let roll = Int.random(in: 0..<100, using: &rng)
         switch roll {
@@ -156,7 +140,7 @@ struct DifferentialRun {
         nextRegistrationID += 1
         let entry = ModelEntry(
             targetID: target.id, handlers: handlers, strong: strong, registrationID: nextRegistrationID)
-        let token: DelegateToken
+        let token: any RegistrationToken
         if let index {
             token = chain.insert(target, at: index, retention: strong ? .strong : .weak, responses: responses(handlers))
             let live = liveModel
@@ -245,6 +229,7 @@ struct DifferentialRun {
         if Bool.random(using: &rng), let victim = live.randomElement(using: &rng),
             let victimTarget = weakTargets[victim.targetID]?.target
         {
+            hookRemovals += 1
             sink.hook = { [chain] in _ = chain.remove(victimTarget) }
             // Whether the hook runs depends on whether any handler runs; model both outcomes.
             let message = Int.random(in: 0..<3, using: &rng)
@@ -271,6 +256,7 @@ struct DifferentialRun {
             let target = makeTarget()
             let handlers = randomHandlers()
             let responses = responses(handlers)
+            hookAdditions += 1
             sink.hook = { [chain] in chain.add(target, responses: responses) }
             let message = Int.random(in: 0..<3, using: &rng)
             let value = Int.random(in: 0..<1_000, using: &rng)
@@ -302,6 +288,10 @@ struct DifferentialRun {
             mismatches.append(
                 "step \(stepIndex): answer \(String(describing: answer)) expected \(String(describing: expected))")
         }
+        let withDefault = chain.send(DifferentialMessages.answer, value, default: -1)
+        if withDefault != expected ?? -1 {
+            mismatches.append("step \(stepIndex): answer with default \(withDefault) expected \(expected ?? -1)")
+        }
     }
 
     mutating func checkResponds() {
@@ -313,5 +303,14 @@ struct DifferentialRun {
         let liveIDs = liveModel.map(\.targetID)
         let chainIDs = chain.targets.map { ($0 as! DifferentialTarget).id }
         if liveIDs != chainIDs { mismatches.append("step \(stepIndex): targets \(chainIDs) expected \(liveIDs)") }
+        if chain.count != liveIDs.count {
+            mismatches.append("step \(stepIndex): count \(chain.count) expected \(liveIDs.count)")
+        }
+        if let entry = liveModel.randomElement(using: &rng), let target = weakTargets[entry.targetID]?.target {
+            let retention: Retention = entry.strong ? .strong : .weak
+            if !chain.contains(target) || chain.retention(of: target) != retention {
+                mismatches.append("step \(stepIndex): t\(entry.targetID) not held \(retention)")
+            }
+        }
     }
 }
