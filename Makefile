@@ -92,10 +92,11 @@ unit-tests:
 	@$(TIMED) $(SWIFT) test $(TRAITS)
 
 ## The concurrent chain's suites again with full fences on both sides, as on platforms without a
-## process-wide memory barrier (on Linux, sends are otherwise fence-free over membarrier).
+## process-wide memory barrier (on Linux, sends are otherwise fence-free over membarrier). The
+## `Chain…` suites run each behaviour over every chain, the concurrent one included.
 full-fences:
 	@$(TIMED) FASTDELEGATES_FULL_FENCES=1 $(SWIFT) test $(TRAITS) \
-		--filter "Concurrent|RemovalWait|FenceMode|ReadSideModel|ChainParity|MessageIdentity|SendableProxy"
+		--filter "Concurrent|RemovalWait|FenceMode|ReadSideModel|ChainParity|ChainMembership|ChainReentrancy|ChainDifferential|MessageIdentity|SendableProxy"
 
 ## A dependent package each way: the library alone resolves no other package and fetches
 ## nothing; with the `Macros` trait it resolves swift-syntax only, and its app runs the generated

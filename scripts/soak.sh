@@ -7,7 +7,7 @@
 #  - Hammer: Tests/FastDelegatesTests/Concurrent/ConcurrentStressTests (four threads sending,
 #    mutating and letting targets die) under ThreadSanitizer, for the whole share in one process
 #    (FASTDELEGATES_STRESS_SECONDS); its resident memory is sampled every 5 s.
-#  - Differential: DifferentialTests and ConcurrentDifferentialTests (under ThreadSanitizer)
+#  - Differential: ChainDifferentialTests, every chain against one model (under ThreadSanitizer)
 #    again and again with fresh seeds (FASTDELEGATES_SEED), until the share is used up.
 #  - Fuzzer: Fuzz/run.sh (ASan, UBSan, LeakSanitizer, libFuzzer) for the share.
 #
@@ -100,13 +100,13 @@ while [ $(( $(date +%s) - start )) -lt "$DIFF" ]; do
     remaining=$(( DIFF - ($(date +%s) - start) ))
     # The run in progress when the share ends is cut short; its finished seeds still count.
     FASTDELEGATES_SEED="$seed" /usr/bin/time -v timeout --signal=TERM "$remaining" "${SWIFT_TEST[@]}" \
-        --filter "FastDelegatesTests\.(Concurrent)?DifferentialTests" >"$log" 2>&1
+        --filter "FastDelegatesTests\.ChainDifferentialTests" >"$log" 2>&1
     status=$?
     cut=0
     [ "$status" -eq 124 ] && cut=1
     [ "$status" -eq 0 ] || [ "$cut" -eq 1 ] || { fail "differential, FASTDELEGATES_SEED=$seed (exit $status; see $log)"; break; }
     reports="$(sanitizer_reports "$log")"; [ -z "$reports" ] || { fail "differential sanitizer report: $reports"; break; }
-    operations=$(( operations + $(awk '/soak: (concurrent )?differential seed/ { s += $(NF - 1) } END { print s + 0 }' "$log") ))
+    operations=$(( operations + $(awk '/soak: differential .* seed/ { s += $(NF - 1) } END { print s + 0 }' "$log") ))
     peak=$(peak_kib "$log")
     first_peak="${first_peak:-$peak}"
     [ "$peak" -gt "$diff_peak" ] && diff_peak=$peak
