@@ -139,16 +139,12 @@ let package = Package(
             name: "DelegateProxyTests",
             dependencies: ["FastDelegates", "ProxyFixture"]
         ),
-        // Each seed's scenario rebuilt on a small host type, through the public API only.
-        .testTarget(
-            name: "ExamplesTests",
-            dependencies: ["FastDelegates"]
-        ),
-        // Swift 6 app code as a dependent package writes it: @MainActor hosts and targets on every
+        // The examples, as a dependent package writes them in Swift 6: each Objective-C seed's
+        // scenario rebuilt on a small @MainActor host type, @MainActor targets on every
         // single-thread dispatcher, non-Sendable captures, the issue-12 snippets as written.
         // Depends on the FastDelegates library alone, like a user's package.
         .testTarget(
-            name: "Swift6AdoptionTests",
+            name: "ExamplesTests",
             dependencies: ["FastDelegates"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),

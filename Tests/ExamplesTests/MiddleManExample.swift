@@ -1,23 +1,30 @@
 import FastDelegates
 import Testing
 
-/// Seed 001: a scroll view subclass that is its own delegate's middle man. It handles
-/// `didScroll` (to stretch its header) and passes it on; everything else reaches the outer
-/// delegate with no forwarding code.
-@Suite("Example: middle man")
+/// Seed 001: a scroll view subclass that is its own delegate's middle man. The stretchy-header
+/// scroll view (a @MainActor view) handles `didScroll` with its isolated state (to stretch its
+/// header) and passes it on; every other message reaches the outer @MainActor delegate with no
+/// forwarding code.
+@Suite("Example: middle man (stretchy-header interceptor)") @MainActor
 struct MiddleManExample {
-    final class StretchyHeaderScrollView {
+    @MainActor final class StretchyHeaderScrollView {
         private(set) var headerHeight = 100.0
-        private(set) var interceptor: DelegateInterceptor<StretchyHeaderScrollView>!
+        private(set) var stretches = 0
+        private var interceptor: DelegateInterceptor<StretchyHeaderScrollView>!
 
         init() {
             interceptor = DelegateInterceptor(
                 middleMan: self,
                 interceptions: Interceptions()
                     .on(ScrollMessages.didScroll) { me, offset, callThrough in
-                        me.headerHeight = max(100, 100 - offset) // pulled down: the header grows
+                        me.stretch(to: offset) // pulled down: the header grows
                         callThrough(offset) // like calling super
                     })
+        }
+
+        private func stretch(to offset: Double) {
+            headerHeight = max(100, 100 - offset)
+            stretches += 1
         }
 
         weak var delegate: (any ScrollViewDelegate)? {
@@ -35,14 +42,14 @@ struct MiddleManExample {
         }
     }
 
-    final class Controller: ScrollViewDelegate {
+    @MainActor final class Controller: ScrollViewDelegate {
         var log: [String] = []
         func scrollViewWillBeginDragging() { log.append("drag") }
         func scrollViewDidScroll(_ offset: Double) { log.append("scroll \(offset)") }
         func scrollViewShouldScrollToTop() -> Bool { false }
     }
 
-    @Test func theMiddleManHandlesDidScrollAndTheRestFallsThrough() {
+    @Test func theViewStretchesItsHeaderAndTheRestFallsThrough() {
         let scrollView = StretchyHeaderScrollView()
         let controller = Controller()
         scrollView.delegate = controller
@@ -50,6 +57,7 @@ struct MiddleManExample {
         #expect(scrollView.headerHeight == 100)
         scrollView.drag(to: [-60])
         #expect(scrollView.headerHeight == 160)
+        #expect(scrollView.stretches == 3)
         #expect(controller.log == ["drag", "scroll -40.0", "scroll 20.0", "drag", "scroll -60.0"])
         #expect(scrollView.tapStatusBar() == false) // not intercepted: the controller's answer
 

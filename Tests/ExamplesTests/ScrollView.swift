@@ -1,30 +1,30 @@
 import FastDelegates
 
-// A small host type, as a UI toolkit would have it: a scroll view with one `delegate` property
-// and a typed delegate protocol. The examples build each seed's scenario on it.
+// The host type the examples build each seed's scenario on: a @MainActor UI toolkit in
+// miniature, as Swift 6 app code sees UIKit. A scroll view whose `delegate` is the primary of a
+// delegate slot (so others can listen too), and a @MainActor delegate protocol whose responses
+// are declared once, in a protocol extension (the `responder` form).
 
-/// The messages a scroll view sends, declared once.
 enum ScrollMessages {
-    static let didScroll = Message<Double, Void>("example.scrollViewDidScroll:")
-    static let willBeginDragging = Message<Void, Void>("example.scrollViewWillBeginDragging:")
-    static let shouldScrollToTop = Message<Void, Bool>("example.scrollViewShouldScrollToTop:")
-    static let viewForZooming = Message<Void, String?>("example.viewForZoomingInScrollView:")
+    static let didScroll = Message<Double, Void>("adoption.scrollView.didScroll:")
+    static let willBeginDragging = Message<Void, Void>("adoption.scrollView.willBeginDragging:")
+    static let shouldScrollToTop = Message<Void, Bool>("adoption.scrollView.shouldScrollToTop:")
+    static let viewForZooming = Message<Void, String?>("adoption.scrollView.viewForZooming:")
 }
 
-/// The delegate protocol users implement.
-protocol ScrollViewDelegate: AnyObject, SendableMetatype {
+@MainActor protocol ScrollViewDelegate: AnyObject {
     func scrollViewDidScroll(_ offset: Double)
     func scrollViewWillBeginDragging()
     func scrollViewShouldScrollToTop() -> Bool
 }
 
 extension ScrollViewDelegate {
-    /// Every method has a default, like an Objective-C protocol's optional methods.
     func scrollViewDidScroll(_ offset: Double) {}
     func scrollViewWillBeginDragging() {}
     func scrollViewShouldScrollToTop() -> Bool { true }
 
-    /// The protocol's responses, declared once for every conformer.
+    /// The protocol's responses, for every conformer. The handlers call main-actor methods
+    /// directly: the extension, and so each closure, is isolated to the main actor.
     var responder: AnyResponder {
         AnyResponder(
             self,
@@ -35,8 +35,7 @@ extension ScrollViewDelegate {
     }
 }
 
-/// A scroll view whose `delegate` is the primary of a delegate slot, so others can listen too.
-final class ScrollView {
+@MainActor final class ScrollView {
     let delegates = DelegateSlot()
     private(set) var offset = 0.0
 
@@ -45,7 +44,6 @@ final class ScrollView {
         set { delegates.setPrimary(newValue?.responder) }
     }
 
-    /// What a user's drag does: the delegates hear of it, then of each offset.
     func drag(to offsets: [Double]) {
         delegates.send(ScrollMessages.willBeginDragging)
         for offset in offsets {
@@ -54,7 +52,6 @@ final class ScrollView {
         }
     }
 
-    /// A tap on the status bar scrolls to the top only if every delegate agrees.
     func tapStatusBar() {
         if delegates.send(ScrollMessages.shouldScrollToTop, combining: .allTrue) {
             offset = 0
