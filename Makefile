@@ -96,7 +96,7 @@ unit-tests:
 ## `Chain…` suites run each behaviour over every chain, the concurrent one included.
 full-fences:
 	@$(TIMED) FASTDELEGATES_FULL_FENCES=1 $(SWIFT) test $(TRAITS) \
-		--filter "Concurrent|RemovalWait|FenceMode|ReadSideModel|ChainParity|ChainMembership|ChainReentrancy|ChainDifferential|ChainZeroingHold|MessageIdentity|SendableProxy"
+		--filter "Concurrent|RemovalWait|FenceMode|ReadSideModel|ChainParity|ChainMembership|ChainReentrancy|ChainDifferential|ChainZeroingHold|DispatcherResponder|MessageIdentity|SendableProxy"
 
 ## A dependent package each way: the library alone resolves no other package and fetches
 ## nothing; with the `Macros` trait it resolves swift-syntax only, and its app runs the generated
