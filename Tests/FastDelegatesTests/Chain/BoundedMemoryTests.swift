@@ -25,12 +25,31 @@ struct BoundedMemoryTests {
         #expect(chain.invariantViolation == 0, "cycle \(cycle)", sourceLocation: sourceLocation)
     }
 
-    /// The common end: sizes small, every created target dead, sampled weak references nil, and
-    /// the keeper still reached.
-    static func expectEnd(
-        _ chain: DelegateChain, deaths: DeathCount, sample: [WeakBox], keeper: Probe, log: Log,
-        sourceLocation: SourceLocation = #_sourceLocation
+    /// Runs `cycles` cycles of `cycle` on a chain whose first target, a keeper, stays, each
+    /// followed by a send once its target is released when `thenSend`; then checks the common
+    /// end: sizes small, every created target dead, the sampled targets (every thousandth) gone,
+    /// and the keeper still reached. `cycle` returns its target and how many calls reached it.
+    static func expectCyclesLeaveTheChainSmall(
+        calls expectedCalls: Int, thenSend: Bool, sourceLocation: SourceLocation = #_sourceLocation,
+        _ cycle: (_ chain: DelegateChain, _ deaths: DeathCount, _ cycle: Int) -> (target: AnyObject, calls: Int)
     ) {
+        let log = Log()
+        let chain = DelegateChain()
+        let keeper = Probe("keeper", log: log)
+        chain.add(keeper)
+        let deaths = DeathCount()
+        var sample: [WeakBox] = []
+        var calls = 0
+        for index in 1...cycles {
+            do {
+                let (target, reached) = cycle(chain, deaths, index)
+                if index % 1_000 == 0 { sample.append(WeakBox(object: target)) }
+                calls += reached
+            }
+            if thenSend { chain.send(Scroll.didScroll, index) }
+            if index % checkEvery == 0 { expectSmall(chain, cycle: index, sourceLocation: sourceLocation) }
+        }
+        #expect(calls == expectedCalls, sourceLocation: sourceLocation)
         expectSmall(chain, cycle: cycles, sourceLocation: sourceLocation)
         #expect(deaths.value == cycles, sourceLocation: sourceLocation)
         #expect(sample.allSatisfy { $0.object == nil }, sourceLocation: sourceLocation)
@@ -38,78 +57,38 @@ struct BoundedMemoryTests {
         expectChainStillWorks(chain, reaches: [keeper.name], log: log, sourceLocation: sourceLocation)
     }
 
-    @Test func aMillionWeakTargetsThatDieLeaveTheChainSmall() {
-        let log = Log()
-        let chain = DelegateChain()
-        let keeper = Probe("keeper", log: log)
-        chain.add(keeper)
-        let deaths = DeathCount()
-        var sample: [WeakBox] = []
-        var calls = 0
-        for cycle in 1...Self.cycles {
-            do {
-                let target = Counter(deaths: deaths)
-                chain.add(target, responses: Counter.responses)
-                if cycle % 1_000 == 0 { sample.append(WeakBox(object: target)) }
-                if cycle % 2 == 0 { // half of them die after a send reached them
-                    chain.send(Scroll.didScroll, cycle)
-                    calls += target.hits
-                }
-            }
-            chain.send(Scroll.didScroll, cycle)
-            if cycle % Self.checkEvery == 0 { Self.expectSmall(chain, cycle: cycle) }
-        }
-        #expect(calls == Self.cycles / 2)
-        Self.expectEnd(chain, deaths: deaths, sample: sample, keeper: keeper, log: log)
+    /// In the weak tests, half of the targets die after a send reached them: the number of
+    /// calls that reached the target, which dies after the cycle.
+    static func sendEveryOther(_ chain: DelegateChain, cycle: Int, hits: () -> Int) -> Int {
+        guard cycle % 2 == 0 else { return 0 }
+        chain.send(Scroll.didScroll, cycle)
+        return hits()
     }
 
-    @Test func aMillionTrackedTargetsThatDieLeaveTheChainSmall() {
-        let log = Log()
-        let chain = DelegateChain()
-        let keeper = Probe("keeper", log: log)
-        chain.add(keeper)
-        let deaths = DeathCount()
-        var sample: [WeakBox] = []
-        var calls = 0
-        for cycle in 1...Self.cycles {
-            do {
-                let target = WeakPathCounter(deaths: deaths)
-                chain.add(target)
-                if cycle % 1_000 == 0 { sample.append(WeakBox(object: target)) }
-                if cycle % 2 == 0 {
-                    chain.send(Scroll.didScroll, cycle)
-                    calls += target.hits
-                }
-            }
-            chain.send(Scroll.didScroll, cycle)
-            if cycle % Self.checkEvery == 0 { Self.expectSmall(chain, cycle: cycle) }
+    @Test func aMillionWeakTargetsThatDieLeaveTheChainSmall() {
+        Self.expectCyclesLeaveTheChainSmall(calls: Self.cycles / 2, thenSend: true) { chain, deaths, cycle in
+            let target = Counter(deaths: deaths)
+            chain.add(target, responses: Counter.responses)
+            return (target, Self.sendEveryOther(chain, cycle: cycle) { target.hits })
         }
-        #expect(calls == Self.cycles / 2)
-        Self.expectEnd(chain, deaths: deaths, sample: sample, keeper: keeper, log: log)
+    }
+
+    @Test func aMillionWeakPathTargetsThatDieLeaveTheChainSmall() {
+        Self.expectCyclesLeaveTheChainSmall(calls: Self.cycles / 2, thenSend: true) { chain, deaths, cycle in
+            let target = WeakPathCounter(deaths: deaths)
+            chain.add(target)
+            return (target, Self.sendEveryOther(chain, cycle: cycle) { target.hits })
+        }
     }
 
     @Test func aMillionStrongTargetsRemovedByTokenCancelLeaveTheChainSmallAndAreReleased() {
-        let log = Log()
-        let chain = DelegateChain()
-        let keeper = Probe("keeper", log: log)
-        chain.add(keeper)
-        let deaths = DeathCount()
-        var sample: [WeakBox] = []
-        var calls = 0
-        for cycle in 1...Self.cycles {
-            let token: DelegateToken
-            do {
-                let target = Counter(deaths: deaths)
-                token = chain.add(target, retention: .strong, responses: Counter.responses)
-                if cycle % 1_000 == 0 { sample.append(WeakBox(object: target)) }
-            }
+        Self.expectCyclesLeaveTheChainSmall(calls: Self.cycles, thenSend: false) { chain, deaths, cycle in
+            let target = Counter(deaths: deaths)
+            let token = chain.add(target, retention: .strong, responses: Counter.responses)
             chain.send(Scroll.didScroll, cycle)
             token.cancel()
-            if cycle % Self.checkEvery == 0 { Self.expectSmall(chain, cycle: cycle) }
-            calls += 1
+            return (target, 1)
         }
-        #expect(calls == Self.cycles)
-        Self.expectEnd(chain, deaths: deaths, sample: sample, keeper: keeper, log: log)
     }
 
     /// A target outliving many chains: each chain that goes away gives back its reference to
