@@ -20,20 +20,27 @@ struct InvocationTimingTests {
         var zooms: [String??] = []
     }
 
-    /// The streams of one dispatcher; `invocations` is not a protocol requirement, so each test
-    /// makes them with its own dispatcher.
+    /// The streams of one dispatcher.
     struct Streams {
         let before: AsyncStream<Int>
         let beforeByDefault: AsyncStream<Int>
         let after: AsyncStream<Invocation<Int, Void>>
         let zooms: AsyncStream<Invocation<Void, String?>>
+
+        init(_ dispatcher: some ObservableDispatcher) {
+            before = dispatcher.invocations(
+                of: Scroll.didScroll, timing: .beforeResponders, bufferingPolicy: .unbounded)
+            beforeByDefault = dispatcher.invocations(of: Scroll.didScroll, bufferingPolicy: .unbounded)
+            after = dispatcher.invocations(of: Scroll.didScroll, timing: .afterResponders, bufferingPolicy: .unbounded)
+            zooms = dispatcher.invocations(
+                of: Scroll.viewForZooming, timing: .afterResponders, bufferingPolicy: .unbounded)
+        }
     }
 
-    /// Sends through `dispatcher`, whose only target is `target`, then removes it (`remove`) and
-    /// asks for a zoom view nobody gives; returns what the streams saw.
-    static func run(
-        _ dispatcher: some MessageDispatching, target: Probe, streams: Streams, remove: () -> Void
-    ) async -> Seen {
+    /// Observes `dispatcher`, whose only target is `target`, sends through it, then removes the
+    /// target (`remove`) and asks for a zoom view nobody gives; returns what the streams saw.
+    static func run(_ dispatcher: some ObservableDispatcher, target: Probe, remove: () -> Void) async -> Seen {
+        let streams = Streams(dispatcher)
         var nested = false
         target.onScroll = { _, offset in
             guard offset == 1, !nested else { return }
@@ -68,36 +75,21 @@ struct InvocationTimingTests {
         let chain = DelegateChain()
         let target = Probe("a", log: Log())
         chain.add(target)
-        let streams = Streams(
-            before: chain.invocations(of: Scroll.didScroll, timing: .beforeResponders),
-            beforeByDefault: chain.invocations(of: Scroll.didScroll),
-            after: chain.invocations(of: Scroll.didScroll, timing: .afterResponders),
-            zooms: chain.invocations(of: Scroll.viewForZooming, timing: .afterResponders))
-        #expect(await Self.run(chain, target: target, streams: streams) { chain.remove(target) } == Self.expected)
+        #expect(await Self.run(chain, target: target) { chain.remove(target) } == Self.expected)
     }
 
     @Test func concurrentDelegateChain() async {
         let chain = ConcurrentDelegateChain()
         let target = Probe("a", log: Log())
         chain.add(target)
-        let streams = Streams(
-            before: chain.invocations(of: Scroll.didScroll, timing: .beforeResponders),
-            beforeByDefault: chain.invocations(of: Scroll.didScroll),
-            after: chain.invocations(of: Scroll.didScroll, timing: .afterResponders),
-            zooms: chain.invocations(of: Scroll.viewForZooming, timing: .afterResponders))
-        #expect(await Self.run(chain, target: target, streams: streams) { chain.remove(target) } == Self.expected)
+        #expect(await Self.run(chain, target: target) { chain.remove(target) } == Self.expected)
     }
 
     @Test func delegateSlot() async {
         let slot = DelegateSlot()
         let target = Probe("a", log: Log())
         slot.attach(target)
-        let streams = Streams(
-            before: slot.invocations(of: Scroll.didScroll, timing: .beforeResponders),
-            beforeByDefault: slot.invocations(of: Scroll.didScroll),
-            after: slot.invocations(of: Scroll.didScroll, timing: .afterResponders),
-            zooms: slot.invocations(of: Scroll.viewForZooming, timing: .afterResponders))
-        #expect(await Self.run(slot, target: target, streams: streams) { slot.detach(target) } == Self.expected)
+        #expect(await Self.run(slot, target: target) { slot.detach(target) } == Self.expected)
     }
 
     @Test func delegateInterceptor() async {
@@ -105,13 +97,7 @@ struct InvocationTimingTests {
         let interceptor = DelegateInterceptor(middleMan: middleMan, interceptions: Interceptions<Plain>())
         let target = Probe("a", log: Log())
         interceptor.setReceiver(target)
-        let streams = Streams(
-            before: interceptor.invocations(of: Scroll.didScroll, timing: .beforeResponders),
-            beforeByDefault: interceptor.invocations(of: Scroll.didScroll),
-            after: interceptor.invocations(of: Scroll.didScroll, timing: .afterResponders),
-            zooms: interceptor.invocations(of: Scroll.viewForZooming, timing: .afterResponders))
-        let seen = await Self.run(interceptor, target: target, streams: streams) { interceptor.setReceiver(nil) }
-        #expect(seen == Self.expected)
+        #expect(await Self.run(interceptor, target: target) { interceptor.setReceiver(nil) } == Self.expected)
         withExtendedLifetime(middleMan) {}
     }
 
@@ -119,13 +105,7 @@ struct InvocationTimingTests {
         let router = DelegateRouter(key: 0)
         let target = Probe("a", log: Log())
         router.route(0, to: target)
-        let streams = Streams(
-            before: router.invocations(of: Scroll.didScroll, timing: .beforeResponders),
-            beforeByDefault: router.invocations(of: Scroll.didScroll),
-            after: router.invocations(of: Scroll.didScroll, timing: .afterResponders),
-            zooms: router.invocations(of: Scroll.viewForZooming, timing: .afterResponders))
-        #expect(
-            await Self.run(router, target: target, streams: streams) { router.removeRoute(for: 0) } == Self.expected)
+        #expect(await Self.run(router, target: target) { router.removeRoute(for: 0) } == Self.expected)
     }
 
     /// The answer after the responders is the first one, also in a combined send; observing at
@@ -150,3 +130,22 @@ struct InvocationTimingTests {
         withExtendedLifetime((a, bb)) {}
     }
 }
+
+/// A dispatcher with `invocations`, which `MessageDispatching` does not require: every one has
+/// it, with these signatures.
+protocol ObservableDispatcher: MessageDispatching {
+    func invocations<Input: Sendable, Output>(
+        of message: Message<Input, Output>, bufferingPolicy: AsyncStream<Input>.Continuation.BufferingPolicy
+    ) -> AsyncStream<Input>
+
+    func invocations<Input, Output, Element: Sendable>(
+        of message: Message<Input, Output>, timing: InvocationTiming<Input, Output, Element>,
+        bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy
+    ) -> AsyncStream<Element>
+}
+
+extension DelegateChain: ObservableDispatcher {}
+extension ConcurrentDelegateChain: ObservableDispatcher {}
+extension DelegateSlot: ObservableDispatcher {}
+extension DelegateInterceptor: ObservableDispatcher {}
+extension DelegateRouter: ObservableDispatcher {}
