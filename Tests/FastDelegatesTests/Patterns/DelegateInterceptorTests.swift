@@ -22,12 +22,18 @@ struct DelegateInterceptorTests {
             }
     }
 
-    @Test func interceptedMessagesReachTheMiddleManAndOthersFallThrough() {
-        let log = Log()
+    /// An interceptor of `interceptions()` with a receiver, the probe "receiver".
+    static func interceptorWithReceiver(log: Log) -> (MiddleMan, Probe, DelegateInterceptor<MiddleMan>) {
         let middle = MiddleMan(log: log)
         let receiver = Probe("receiver", log: log)
-        let interceptor = DelegateInterceptor(middleMan: middle, interceptions: Self.interceptions())
+        let interceptor = DelegateInterceptor(middleMan: middle, interceptions: interceptions())
         interceptor.setReceiver(receiver)
+        return (middle, receiver, interceptor)
+    }
+
+    @Test func interceptedMessagesReachTheMiddleManAndOthersFallThrough() {
+        let log = Log()
+        let (middle, receiver, interceptor) = Self.interceptorWithReceiver(log: log)
         interceptor.send(Scroll.didScroll, 1) // intercepted, called through
         interceptor.send(Scroll.willBeginDragging) // not intercepted: falls through
         #expect(interceptor.send(Scroll.viewForZooming) == .some("view of receiver"))
@@ -102,10 +108,7 @@ struct DelegateInterceptorTests {
 
     @Test func membershipVocabularyRemoveAllClearsTheReceiverOnly() {
         let log = Log()
-        let middle = MiddleMan(log: log)
-        let receiver = Probe("receiver", log: log)
-        let interceptor = DelegateInterceptor(middleMan: middle, interceptions: Self.interceptions())
-        interceptor.setReceiver(receiver)
+        let (middle, receiver, interceptor) = Self.interceptorWithReceiver(log: log)
         #expect(interceptor.contains(middle) && interceptor.contains(receiver))
         #expect(!interceptor.contains(Probe("stranger", log: log)))
         interceptor.removeAll()
