@@ -201,6 +201,34 @@ struct NestedReadSideModel: Hashable {
             + writers.map { Thread(path: [$0.chain], isReader: false, remaining: $0.count, pc: 30) }
     }
 
+    // Steps that a mutation inside a handler and a writer both take, each one atomic step.
+
+    /// Takes `chain`'s mutex and swaps in a new snapshot; returns the displaced one.
+    mutating func swapSnapshot(of chain: Int) -> Int {
+        chains[chain].publishing = true
+        let displaced = chains[chain].current
+        chains[chain].current = nextSnapshot
+        nextSnapshot += 1
+        return displaced
+    }
+
+    /// Advances the epoch; returns the new one.
+    mutating func advanceEpoch() -> Int {
+        epoch += 1
+        return epoch
+    }
+
+    /// Puts `snapshot`, displaced from `chain`, on the chain's retired list at `epoch`.
+    mutating func retire(_ snapshot: Int, of chain: Int, at epoch: Int) {
+        chains[chain].retired.append(Retired(epoch: epoch, snapshot: snapshot))
+    }
+
+    /// Counts the retirement pending on `chain` and releases its mutex.
+    mutating func countRetirementAndUnlock(_ chain: Int) {
+        chains[chain].pending += 1
+        chains[chain].publishing = false
+    }
+
     // Reader: 0 register (once) or name the outer chain at level 0, 1 load the epoch, 2 announce
     // it, 3 load the outer pointer, 4 use it, 5 name the inner chain at level 1, 6 load the inner
     // pointer, 7 use it, 8 clear level 1, 9 load the inner chain's pending, 10 use the outer
@@ -247,23 +275,18 @@ struct NestedReadSideModel: Hashable {
         case 20:
             guard !chains[thread.mutates].publishing else { return false }
             records.drain(index)
-            chains[thread.mutates].publishing = true
-            thread.displaced = chains[thread.mutates].current
-            chains[thread.mutates].current = nextSnapshot
-            nextSnapshot += 1
+            thread.displaced = swapSnapshot(of: thread.mutates)
             thread.pc = 21
         case 21:
-            epoch += 1
-            thread.retiredAt = epoch
+            thread.retiredAt = advanceEpoch()
             thread.pc = 22
         case 22:
-            chains[thread.mutates].retired.append(Retired(epoch: thread.retiredAt, snapshot: thread.displaced))
+            retire(thread.displaced, of: thread.mutates, at: thread.retiredAt)
             thread.displaced = 0
             thread.retiredAt = 0
             thread.pc = 23
         case 23:
-            chains[thread.mutates].pending += 1
-            chains[thread.mutates].publishing = false
+            countRetirementAndUnlock(thread.mutates)
             thread.owed |= 1 << thread.mutates
             thread.pc = thread.path.count > 1 ? 5 : 10
         case 5 where innerIsDeep:
@@ -339,24 +362,19 @@ struct NestedReadSideModel: Hashable {
                 thread.done = true
             } else {
                 guard !chains[chain].publishing else { return false }
-                chains[chain].publishing = true
-                thread.pointers[0] = chains[chain].current
-                chains[chain].current = nextSnapshot
-                nextSnapshot += 1
+                thread.pointers[0] = swapSnapshot(of: chain)
                 thread.pc = 31
             }
         case 31:
-            epoch += 1
-            thread.announced = epoch
+            thread.announced = advanceEpoch()
             thread.pc = 32
         case 32:
-            chains[thread.path[0]].retired.append(Retired(epoch: thread.announced, snapshot: thread.pointers[0]))
+            retire(thread.pointers[0], of: thread.path[0], at: thread.announced)
             thread.pointers[0] = 0
             thread.announced = 0
             thread.pc = 33
         case 33:
-            chains[thread.path[0]].pending += 1
-            chains[thread.path[0]].publishing = false
+            countRetirementAndUnlock(thread.path[0])
             thread.remaining -= 1
             startReclaim(&thread, chain: thread.path[0], resume: 30)
         case 40:
@@ -515,14 +533,18 @@ struct NestedReadSideModelTests {
     typealias Reader = NestedReadSideModel.Reader
     typealias Writer = NestedReadSideModel.Writer
 
-    /// Nested dispatches (of another chain, or of the same one), every store of a reader's
-    /// record buffered up to two deep.
-    @Test(arguments: [
+    /// The nestings both suites of interleavings run: a dispatch of chain 1 around one of chain
+    /// 0, once or twice, and a dispatch of chain 0 inside another of the same chain; a writer of
+    /// chain 0.
+    static let nestings: [([Reader], [Writer])] = [
         ([Reader(path: [1, 0], count: 1)], [Writer(chain: 0, count: 2)]),
         ([Reader(path: [1, 0], count: 2)], [Writer(chain: 0, count: 1)]),
         ([Reader(path: [0, 0], count: 1)], [Writer(chain: 0, count: 2)]),
-        ([Reader(path: [1, 0], count: 1)], [Writer(chain: 1, count: 2)]),
-    ])
+    ]
+
+    /// Nested dispatches (of another chain, or of the same one), every store of a reader's
+    /// record buffered up to two deep.
+    @Test(arguments: nestings + [([Reader(path: [1, 0], count: 1)], [Writer(chain: 1, count: 2)])])
     func nestedDispatchesNeverUseAReleasedSnapshotAndReleaseEveryDisplacedOne(readers: [Reader], writers: [Writer]) {
         let result = NestedReadSideModel.check(readers: readers, writers: writers)
         #expect(result.violation == nil)
@@ -547,12 +569,7 @@ struct NestedReadSideModelTests {
     /// The inner dispatch nested deeper than `trackedDepth`: counted in the record's `deep` and
     /// the cell's `deepDispatches` (read-modify-writes), which a reclaim of that chain checks
     /// after its heavy fence; a reclaim of another chain ignores the deep count.
-    @Test(arguments: [
-        ([Reader(path: [1, 0], count: 1)], [Writer(chain: 0, count: 2)]),
-        ([Reader(path: [1, 0], count: 2)], [Writer(chain: 0, count: 1)]),
-        ([Reader(path: [0, 0], count: 1)], [Writer(chain: 0, count: 2)]),
-        ([Reader(path: [0, 1], count: 1)], [Writer(chain: 0, count: 2)]),
-    ])
+    @Test(arguments: nestings + [([Reader(path: [0, 1], count: 1)], [Writer(chain: 0, count: 2)])])
     func deepDispatchesNeverUseAReleasedSnapshotAndReleaseEveryDisplacedOne(readers: [Reader], writers: [Writer]) {
         let result = NestedReadSideModel.check(readers: readers, writers: writers, innerIsDeep: true)
         #expect(result.violation == nil)
