@@ -131,16 +131,22 @@ struct ChainZeroingHoldTests {
         #expect(chain.registrationCount == 0)
     }
 
-    @Test(arguments: ChainKind.allCases)
-    func aTargetReleasingItselfInsideItsOwnHandlerFinishesTheCallAlive(kind: ChainKind) {
-        let log = Log()
-        let chain = kind.make()
+    /// A holder of the only strong reference to a target that lets go of it in its own handler.
+    static func selfReleaser(log: Log) -> Holder {
         let holder = Holder()
         holder.target = Zeroed("self-releaser", log: log)
         holder.target!.onScroll = { me in
             holder.target = nil // the last strong reference, outside the chain
             me.log.record("\(me.name) still alive in its handler")
         }
+        return holder
+    }
+
+    @Test(arguments: ChainKind.allCases)
+    func aTargetReleasingItselfInsideItsOwnHandlerFinishesTheCallAlive(kind: ChainKind) {
+        let log = Log()
+        let chain = kind.make()
+        let holder = Self.selfReleaser(log: log)
         chain.add(holder.target!)
         let after = Zeroed("after", log: log)
         chain.add(after)
@@ -160,12 +166,7 @@ struct ChainZeroingHoldTests {
     func aTargetFreedOrRemovedByItsOwnHandlerFinishesTheCallAlive(kind: ChainKind) {
         let log = Log()
         let chain = kind.make()
-        let holder = Holder()
-        holder.target = Zeroed("self-releaser", log: log)
-        holder.target!.onScroll = { me in
-            holder.target = nil
-            me.log.record("\(me.name) still alive in its handler")
-        }
+        let holder = Self.selfReleaser(log: log)
         chain.add(holder.target!)
         let remover = Zeroed("self-remover", log: log)
         remover.onScroll = { me in
