@@ -22,7 +22,7 @@ FUZZ_SECONDS ?= 60
 SOAK_MINUTES ?= 10
 TIMED = start=$$(date +%s); trap 'echo "[$@] $$(( $$(date +%s) - start ))s"' EXIT;
 
-.PHONY: bench test deps c-warnings swift-warnings format-lint format generate generated-check compile-fail \
+.PHONY: bench test deps c-warnings c-layers swift-warnings format-lint format generate generated-check compile-fail \
 	unit-tests full-fences dependent-check release-tests callgrind-check callgrind-and-fuzz sanitize-address fuzz fuzz-coverage soak
 
 ## Runs the benchmark CLI (release build): prints the table, and writes the published results
@@ -43,7 +43,7 @@ bench: deps
 ## Runs every check CI runs: warnings, formatting, generated code, snippets the compiler must reject,
 ## the tests (debug under TSan, release, and under ASan), a dependent package each way, the
 ## instruction counts and the fuzzer.
-test: deps c-warnings format-lint generated-check swift-warnings compile-fail unit-tests full-fences \
+test: deps c-warnings c-layers format-lint generated-check swift-warnings compile-fail unit-tests full-fences \
 	dependent-check release-tests callgrind-and-fuzz sanitize-address
 
 deps:
@@ -62,6 +62,12 @@ c-warnings:
 		$(CC_CHECK) -std=c11 -Wall -Wextra -Wpedantic -Werror -O2 -Iinclude -c $$file -o /dev/null || exit 1; \
 	done
 	@echo "C core: -std=c11 -Wall -Wextra -Wpedantic clean"
+
+## The C core is layered: the graph of calls (and internal includes) between its .c files has no
+## cycle, each file includes the header of what it calls, and every exported symbol is `cdt_`.
+## Prints each file's dependencies and the layers (scripts/c-layers.sh; about a second).
+c-layers:
+	@CC_CHECK=$(CC_CHECK) scripts/c-layers.sh
 
 ## No Swift warnings in this package's own sources and tests.
 swift-warnings:
