@@ -3,11 +3,18 @@
 # (the generator of the benchmark's hand-written forwarders) for `make test`.
 
 SWIFT ?= swift
-# The debug steps enable the `Macros` trait (the @DelegateProxy macro and its tests), all with the
-# same flags, so that none rebuilds another's products. The release and sanitizer steps leave it
+# The debug steps (swift-warnings, compile-fail, unit-tests, full-fences, dependent-check) share one
+# build: with the `Macros` trait (the @DelegateProxy macro and its tests) and under ThreadSanitizer,
+# in one scratch path, so that swift-syntax and the tests are built once and every debug test runs
+# under TSan (the generated Sendable proxies included). The release and ASan steps leave the trait
 # off: a release build of swift-syntax takes minutes (make bench never builds it; the benchmark
-# compiles a checked-in expansion instead), and dependent-check runs the proxies under TSan.
+# compiles a checked-in expansion instead).
 TRAITS ?= --traits Macros
+DEBUG_SCRATCH ?= .build-debug-tsan
+DEBUG_FLAGS ?= $(TRAITS) --sanitize=thread --scratch-path $(DEBUG_SCRATCH)
+# SwiftPM 6.3 fails a second invocation on a sanitizer scratch path with "unknown build
+# description"; without its cached build description it builds incrementally as it should.
+FORGET_DESCRIPTION = rm -f $(DEBUG_SCRATCH)/debug.yaml $(DEBUG_SCRATCH)/plugin-tools.yaml $(DEBUG_SCRATCH)/debug/description.json;
 CC_CHECK ?= cc
 C_SOURCES := $(wildcard Sources/CDispatchTable/*.c)
 
@@ -15,8 +22,8 @@ FUZZ_SECONDS ?= 60
 SOAK_MINUTES ?= 10
 TIMED = start=$$(date +%s); trap 'echo "[$@] $$(( $$(date +%s) - start ))s"' EXIT;
 
-.PHONY: bench test deps c-warnings swift-warnings format-lint format generate generated-check compile-fail \
-	unit-tests full-fences dependent-check release-tests callgrind-check sanitize-thread sanitize-address fuzz fuzz-coverage soak
+.PHONY: bench test deps c-warnings c-layers swift-warnings format-lint format generate generated-check compile-fail \
+	unit-tests full-fences dependent-check release-tests callgrind-check callgrind-and-fuzz fuzz fuzz-coverage soak
 
 ## Runs the benchmark CLI (release build): prints the table, and writes the published results
 ## (docs/benchmarks.md, with the date, machine, Swift version and commit) and the chart (docs/bench.svg);
@@ -34,9 +41,10 @@ bench: deps
 	fi
 
 ## Runs every check CI runs: warnings, formatting, generated code, snippets the compiler must reject,
-## the tests (debug and release), under TSan and ASan, and the fuzzer.
-test: deps c-warnings swift-warnings format-lint generated-check compile-fail unit-tests full-fences \
-	dependent-check release-tests callgrind-check sanitize-thread sanitize-address fuzz
+## the tests (debug under TSan, optimized under ASan), a dependent package each way, the
+## instruction counts and the fuzzer.
+test: deps c-warnings c-layers format-lint generated-check swift-warnings compile-fail unit-tests full-fences \
+	dependent-check release-tests callgrind-and-fuzz
 
 deps:
 	@if ! pkg-config --exists libbsd 2>/dev/null && ! dpkg -s libbsd-dev >/dev/null 2>&1; then \
@@ -55,9 +63,15 @@ c-warnings:
 	done
 	@echo "C core: -std=c11 -Wall -Wextra -Wpedantic clean"
 
+## The C core is layered: the graph of calls (and internal includes) between its .c files has no
+## cycle, each file includes the header of what it calls, and every exported symbol is `cdt_`.
+## Prints each file's dependencies and the layers (scripts/c-layers.sh; about a second).
+c-layers:
+	@CC_CHECK=$(CC_CHECK) scripts/c-layers.sh
+
 ## No Swift warnings in this package's own sources and tests.
 swift-warnings:
-	@$(SWIFT) build --build-tests $(TRAITS) > .build-warnings.log 2>&1 || { cat .build-warnings.log; rm -f .build-warnings.log; exit 1; }
+	@$(FORGET_DESCRIPTION) $(SWIFT) build --build-tests $(DEBUG_FLAGS) > .build-warnings.log 2>&1 || { cat .build-warnings.log; rm -f .build-warnings.log; exit 1; }
 	@if grep -E "^$(CURDIR)/(Sources|Tests)/.*warning:" .build-warnings.log; then \
 		echo "Swift warnings found (above)"; rm -f .build-warnings.log; exit 1; \
 	fi
@@ -85,30 +99,37 @@ generated-check:
 ## Snippets the compiler must reject (Tests/CompileFail): non-Sendable handlers on the
 ## concurrent chain, a @MainActor-owned chain reached from a detached task, and others.
 compile-fail:
-	@$(TIMED) scripts/compile-fail.sh
+	@$(TIMED) $(FORGET_DESCRIPTION) BUILD_FLAGS="$(DEBUG_FLAGS)" scripts/compile-fail.sh
 
-## Every test in debug, the macro's expansion tests and the generated proxies' tests included.
+## Every test in debug under ThreadSanitizer, the macro's expansion tests and the generated proxies'
+## tests included. FASTDELEGATES_TEST_SCALE=sanitizer runs the million-sized tests a tenth as large
+## (release-tests runs them full size).
 unit-tests:
-	@$(TIMED) $(SWIFT) test $(TRAITS)
+	@$(TIMED) $(FORGET_DESCRIPTION) FASTDELEGATES_TEST_SCALE=sanitizer $(SWIFT) test $(DEBUG_FLAGS)
 
 ## The concurrent chain's suites again with full fences on both sides, as on platforms without a
 ## process-wide memory barrier (on Linux, sends are otherwise fence-free over membarrier). The
 ## `Chain…` suites run each behaviour over every chain, the concurrent one included.
 full-fences:
-	@$(TIMED) FASTDELEGATES_FULL_FENCES=1 $(SWIFT) test $(TRAITS) \
+	@$(TIMED) $(FORGET_DESCRIPTION) FASTDELEGATES_FULL_FENCES=1 FASTDELEGATES_TEST_SCALE=sanitizer \
+		$(SWIFT) test $(DEBUG_FLAGS) \
 		--filter "Concurrent|RemovalWait|FenceMode|ReadSideModel|ChainParity|ChainMembership|ChainReentrancy|ChainDifferential|ChainZeroingHold|DispatcherResponder|MessageIdentity|SendableProxy"
 
 ## A dependent package each way: the library alone resolves no other package and fetches
 ## nothing; with the `Macros` trait it resolves swift-syntax only, and its app runs the generated
-## proxies under ThreadSanitizer (the Sendable one from several threads). The trait's own TSan
-## coverage is this: sanitize-thread leaves the trait off, so swift-syntax is built once less.
+## proxies under ThreadSanitizer (the Sendable one from several threads). The Macros dependent is
+## built in the debug steps' scratch path, with their flags, so it reuses their swift-syntax.
 dependent-check:
-	@$(TIMED) scripts/dependent-check.sh
+	@$(TIMED) $(FORGET_DESCRIPTION) DEPENDENT_SCRATCH="$(CURDIR)/$(DEBUG_SCRATCH)" scripts/dependent-check.sh
 
-## The library's tests optimized, as users run it: lifetimes end earlier than in debug builds,
-## which some lifetime bugs need in order to show.
+## The library's tests optimized, as users run it (lifetimes end earlier than in debug builds,
+## which some lifetime bugs need in order to show), full size, under AddressSanitizer and
+## LeakSanitizer (XCTest's own leaks suppressed). One build for both: an optimized ASan build
+## costs about what a plain one does, and a debug ASan build less than their difference.
 release-tests:
-	@$(TIMED) $(SWIFT) test -c release -Xswiftc -enable-testing --skip BenchTests
+	@$(TIMED) LSAN_OPTIONS=suppressions=$(CURDIR)/.ci/lsan.supp \
+		$(SWIFT) test -c release -Xswiftc -enable-testing --sanitize=address --scratch-path .build-release-asan \
+		--skip BenchTests
 
 ## The default weak path's instructions per target (fastdelegates-weak, N = 4 and 16) stay within
 ## 10 % of the committed figure in docs/callgrind.tsv; skipped when valgrind is missing. It builds
@@ -123,16 +144,9 @@ callgrind-check:
 		CALLGRIND_SCRATCH=$(CALLGRIND_SCRATCH) scripts/callgrind.sh --check; \
 	fi
 
-## The library's tests under ThreadSanitizer (the bench CLI's tests are left to the plain run).
-## FASTDELEGATES_TEST_SCALE=sanitizer runs the million-sized tests a tenth as large.
-sanitize-thread:
-	@$(TIMED) FASTDELEGATES_TEST_SCALE=sanitizer \
-		$(SWIFT) test --sanitize=thread --scratch-path .build-tsan --skip BenchTests
-
-## The library's tests under AddressSanitizer and LeakSanitizer (XCTest's own leaks suppressed).
-sanitize-address:
-	@$(TIMED) LSAN_OPTIONS=suppressions=$(CURDIR)/.ci/lsan.supp FASTDELEGATES_TEST_SCALE=sanitizer \
-		$(SWIFT) test --sanitize=address --scratch-path .build-asan --skip BenchTests
+## Both at once: each is single-threaded once built (valgrind runs one thread; so does the fuzzer).
+callgrind-and-fuzz:
+	@$(MAKE) --no-print-directory -j2 --output-sync=target callgrind-check fuzz
 
 ## The C core's libFuzzer harness against its reference model (FUZZ_SECONDS, default 60).
 fuzz:

@@ -3,11 +3,13 @@
 // - cdt_intern.h: messages (name and signature) interned into stable 32-bit ids (process-wide,
 //   thread-safe).
 // - cdt_chain.h: per-chain slot array and message table, with the inline dispatch hot path.
+// - cdt_random.h: arc4random for the hash seeds.
 // - cdt_swift_runtime.h: Swift runtime entry points for the zeroing hold (unowned + tryRetain).
 // - cdt_debug.h: test hooks shared by the whole core (allocation-failure injection).
 // - cdt_thread.h: per-thread reader records and the park word of the concurrent chain.
 //
-// Every exported symbol is prefixed `cdt_`.
+// Every exported symbol is prefixed `cdt_`. The implementation's own headers (one per file of
+// Sources/CDispatchTable, layered without cycles: make c-layers) are not part of this module.
 #ifndef CDISPATCHTABLE_H
 #define CDISPATCHTABLE_H
 

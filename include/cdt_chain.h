@@ -49,9 +49,10 @@ typedef enum cdt_target_kind {
     CDT_TARGET_INDIRECT = 0,
     /// `target` is kept alive by the owner; call it as is.
     CDT_TARGET_STRONG = 1,
-    /// `target`'s memory is kept by the owner but the object may be deinitializing: call it
-    /// only after `cdt_swift_try_retain` succeeds (cdt_swift_runtime.h).
-    CDT_TARGET_TRACKED = 2,
+    /// The zeroing hold: `target`'s memory is kept by the owner (an unowned reference) but the
+    /// object may be deinitializing: call it only after `cdt_swift_try_retain` succeeds
+    /// (cdt_swift_runtime.h).
+    CDT_TARGET_ZEROING = 2,
 } cdt_target_kind;
 
 /// A slot of the slot array. `generation` is 0 while the slot is free; every acquisition takes

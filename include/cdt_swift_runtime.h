@@ -1,4 +1,4 @@
-// The few Swift runtime entry points the tracked retention mode needs, wrapped for Swift.
+// The few Swift runtime entry points the zeroing hold needs, wrapped for Swift.
 //
 // Trade-off: these tie the C core to the Swift runtime's ABI. The ABI is stable on Apple
 // platforms; on Linux it is not promised across Swift versions, though these entry points have

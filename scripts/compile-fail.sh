@@ -8,8 +8,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 SWIFT="${SWIFT:-swift}"
 SWIFTC="${SWIFTC:-swiftc}"
-"$SWIFT" build --target FastDelegates ${TRAITS:---traits Macros} >/dev/null
-BIN="$("$SWIFT" build --show-bin-path ${TRAITS:---traits Macros})"
+# BUILD_FLAGS: the build's flags (default: the Macros trait); the Makefile passes its debug steps' own.
+# shellcheck disable=SC2086 # BUILD_FLAGS is a list of flags
+"$SWIFT" build --target FastDelegates ${BUILD_FLAGS:---traits Macros} >/dev/null
+# shellcheck disable=SC2086
+BIN="$("$SWIFT" build --show-bin-path ${BUILD_FLAGS:---traits Macros})"
 MODULEMAP="$BIN/CDispatchTable.build/module.modulemap"
 FLAGS=(-swift-version 6 -emit-sil -o /dev/null -I "$BIN/Modules" -I include)
 [ -f "$MODULEMAP" ] && FLAGS+=(-Xcc "-fmodule-map-file=$MODULEMAP")

@@ -8,6 +8,8 @@
 #     fails the check.
 # Both live in a temporary directory beside a link named FastDelegates to this checkout, as a
 # user's package beside a clone would. Usage: scripts/dependent-check.sh [--library-only]
+# DEPENDENT_SCRATCH: the Macros dependent's scratch path (default: a temporary one); the Makefile
+# passes its debug steps' own, whose swift-syntax, built with the same flags, is then reused.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT="$(pwd)"
@@ -59,14 +61,15 @@ fetched="$(find "$WORK/library-build/checkouts" "$WORK/library-build/repositorie
 if [ "${1:-}" != "--library-only" ]; then
     cp -R "$ROOT/Tests/DependentPackage" "$WORK/DependentPackage"
     rm -rf "$WORK/DependentPackage/.build" "$WORK/DependentPackage/Package.resolved"
-    (cd "$WORK/DependentPackage" && "$SWIFT" build --sanitize=thread --scratch-path "$WORK/macros-build" \
+    SCRATCH="${DEPENDENT_SCRATCH:-$WORK/macros-build}"
+    (cd "$WORK/DependentPackage" && "$SWIFT" build --sanitize=thread --scratch-path "$SCRATCH" \
         >"$WORK/macros.log" 2>&1) \
         || { cat "$WORK/macros.log"; fail "the Macros dependent does not build"; }
     if grep -E "^$WORK/DependentPackage/.*warning:" "$WORK/macros.log"; then fail "the Macros dependent builds with warnings"; fi
     resolved="$(pins "$WORK/DependentPackage/Package.resolved" | tr '\n' ' ')"
     [ "$resolved" = "swift-syntax " ] && echo "ok   Macros trait: Package.resolved pins swift-syntax only" \
         || fail "Macros trait: Package.resolved pins: '$resolved'"
-    if TSAN_OPTIONS=halt_on_error=1 "$WORK/macros-build/debug/FeedApp" >"$WORK/app.log" 2>&1 \
+    if TSAN_OPTIONS=halt_on_error=1 "$SCRATCH/debug/FeedApp" >"$WORK/app.log" 2>&1 \
         && ! grep -q "ThreadSanitizer" "$WORK/app.log"; then
         sed 's/^/    /' "$WORK/app.log"
         echo "ok   Macros trait: FeedApp ran its checks under ThreadSanitizer, with no report"

@@ -1,8 +1,17 @@
-// The chain's public lifecycle: creation and destruction, acquiring and releasing a target
-// (slot, generation and entries together), reclaiming after dispatches, statistics and the
-// collision test hooks. Depends on: generations, table, entries, slots.
-#include "chain_internal.h"
+// The chain's public interface (cdt_chain.h) over the layers below: creation and destruction,
+// acquiring and releasing a target (slot, generation and entries together), its entries and
+// how the hot path reaches it, reclaiming after dispatches, statistics and the test hooks. The
+// top layer: the one file that knows what every generation in use is (live slots, orphaned
+// entries, retired arrays), which it hands to the generation counter. Depends on: table,
+// generations, entries, slots, random, alloc.
+#include "cdt_chain.h"
+
+#include "alloc.h"
 #include "cdt_random.h"
+#include "entries.h"
+#include "generations.h"
+#include "slots.h"
+#include "table.h"
 
 #include <stdatomic.h>
 
@@ -16,6 +25,10 @@ int cdt_chain_debug_force_collisions(cdt_chain *chain) {
     if (chain->bucket_capacity != 0) return -1;
     chain->multiplier = 0;
     return 0;
+}
+
+void cdt_chain_debug_set_next_generation(cdt_chain *chain, uint32_t next) {
+    cdt_generations_set_next(chain, next);
 }
 
 cdt_chain *cdt_chain_create(void) {
@@ -34,13 +47,35 @@ void cdt_chain_destroy(cdt_chain *chain) {
     cdt_free(chain);
 }
 
+// MARK: - The generations in use
+
+// A generation must never be issued while anything may still name it: a live slot, an orphaned
+// entry in the table, or (while a dispatch is inside) an entry of a retired array that dispatch
+// may read.
+static size_t generations_in_use_bound(const cdt_chain *chain) {
+    size_t bound = chain->live_slots;
+    if (chain->orphans) bound += chain->total_entries;
+    if (chain->depth != 0) bound += cdt_entries_retired_in_use(chain);
+    return bound;
+}
+
+static void for_each_generation_in_use(const cdt_chain *chain, cdt_generation_visitor body, void *context) {
+    for (uint32_t i = 0; i < chain->slot_count; i++) body(chain->slots[i].generation, context);
+    cdt_table_for_each_orphan(chain, body, context);
+    if (chain->depth != 0) cdt_entries_for_each_retired(chain, body, context);
+}
+
+static const cdt_generations_in_use generations_in_use = {generations_in_use_bound, for_each_generation_in_use};
+
+// MARK: - Targets
+
 int cdt_chain_acquire(cdt_chain *chain, void *object, uint64_t order, cdt_handle *handle_out) {
     if (!object) return -1;
     // Room first, then the generation: a failure of either leaves the slots as they were (the
     // array may have grown).
     if (cdt_slots_reserve(chain) != 0) return -1;
     uint32_t generation;
-    if (cdt_generations_next(chain, &generation) != 0) return -1;
+    if (cdt_generations_next(chain, &generations_in_use, &generation) != 0) return -1;
     *handle_out = (cdt_handle){cdt_slots_take(chain, object, order, generation), generation};
     return 0;
 }
@@ -49,10 +84,33 @@ void *cdt_chain_release(cdt_chain *chain, cdt_handle handle, const uint32_t *mes
     if (!cdt_slots_is_live(chain, handle)) return NULL;
     for (size_t i = 0; i < count; i++) {
         // Out of memory during a dispatch: the entry stays, orphaned once the slot is freed below.
-        if (cdt_table_remove_handle(chain, handle, messages[i]) != 0) chain->orphans = 1;
+        if (cdt_table_remove(chain, handle, messages[i]) != 0) chain->orphans = 1;
     }
     return cdt_slots_free(chain, handle.slot);
 }
+
+void cdt_chain_set_order(cdt_chain *chain, cdt_handle handle, uint64_t order) {
+    if (cdt_slots_is_live(chain, handle)) chain->slots[handle.slot].order = order;
+}
+
+void cdt_chain_set_target(cdt_chain *chain, cdt_handle handle, void *target, cdt_target_kind kind) {
+    if (!cdt_slots_is_live(chain, handle)) return;
+    chain->slots[handle.slot].target = target;
+    chain->slots[handle.slot].kind = (uint32_t)kind;
+}
+
+// MARK: - Entries
+
+int cdt_chain_insert_entry(cdt_chain *chain, cdt_handle handle, uint32_t message, const void *handler) {
+    if (message == 0 || !cdt_slots_is_live(chain, handle)) return -1;
+    return cdt_table_insert(chain, handle, message, handler);
+}
+
+int cdt_chain_remove_entry(cdt_chain *chain, cdt_handle handle, uint32_t message) {
+    return cdt_slots_is_live(chain, handle) ? cdt_table_remove(chain, handle, message) : 0;
+}
+
+// MARK: - After dispatches
 
 void cdt_chain_reclaim(cdt_chain *chain) {
     if (chain->depth != 0) return;

@@ -1,7 +1,11 @@
 // Compaction: once more than half of the used slots are free, the live slots move down to close
 // the gaps (keeping their relative order), the entries follow, and the slot array shrinks.
-// Depends on: table, slots.
-#include "chain_internal.h"
+// Moves the slots itself (their array is plain data) and has the table follow. Depends on:
+// table, alloc.
+#include "cdt_chain.h"
+
+#include "alloc.h"
+#include "table.h"
 
 int cdt_chain_compact(cdt_chain *chain) {
     if (chain->depth != 0 || chain->slot_count < 32 || chain->live_slots * 2 >= chain->slot_count) return 0;

@@ -1,6 +1,16 @@
 // Entry arrays (the spans of the message table) and the retire list: an array a dispatch may
 // be reading is not freed but retired until the depth returns to 0. Depends on: alloc.
-#include "chain_internal.h"
+#include "entries.h"
+
+#include "alloc.h"
+
+// Entry arrays carry a hidden header in front, so that retiring one needs no allocation. While
+// retired it records which of its entries were in use (a dispatch may still read those).
+struct cdt_retired {
+    struct cdt_retired *next;
+    uint32_t first; // entries [first, first + count) of the allocation were in use
+    uint32_t count;
+};
 
 cdt_entry *cdt_entries_allocate(uint32_t capacity) {
     struct cdt_retired *header = cdt_malloc(sizeof *header + (size_t)capacity * sizeof(cdt_entry));
@@ -35,6 +45,12 @@ void cdt_entries_free_retired(cdt_chain *chain) {
 uint32_t cdt_entries_retired_count(const cdt_chain *chain) {
     uint32_t count = 0;
     for (const struct cdt_retired *block = chain->retired; block; block = block->next) count++;
+    return count;
+}
+
+size_t cdt_entries_retired_in_use(const cdt_chain *chain) {
+    size_t count = 0;
+    for (const struct cdt_retired *block = chain->retired; block; block = block->next) count += block->count;
     return count;
 }
 

@@ -5,8 +5,11 @@
 // never went back. When it goes back (the wrap, or the debug hook), the next acquisition
 // collects the generations in use ahead of the counter into a sorted skip list and steps over
 // them: O(n log n) once per wrap for n generations in use, then O(1) per acquisition; the list
-// is freed once the counter has passed its last value. Depends on: table, entries, slots.
-#include "chain_internal.h"
+// is freed once the counter has passed its last value. Which generations are in use is the
+// caller's knowledge (cdt_generations_in_use). Depends on: alloc.
+#include "generations.h"
+
+#include "alloc.h"
 
 #include <stdlib.h>
 
@@ -33,21 +36,15 @@ static int ascending(const void *a, const void *b) {
 
 // Builds the skip list of the generations >= `from` in use, replacing any earlier one. Returns
 // 0, or -1 if out of memory (nothing changed).
-static int rebuild_skip(cdt_chain *chain, uint32_t from) {
-    size_t capacity = chain->live_slots;
-    if (chain->orphans) capacity += chain->total_entries;
-    if (chain->depth != 0) {
-        for (const struct cdt_retired *block = chain->retired; block; block = block->next) capacity += block->count;
-    }
+static int rebuild_skip(cdt_chain *chain, const cdt_generations_in_use *in_use, uint32_t from) {
+    size_t capacity = in_use->bound(chain);
     struct cdt_generation_skip *skip = NULL;
     if (capacity != 0) {
         skip = cdt_malloc(sizeof *skip + capacity * sizeof(uint32_t));
         if (!skip) return -1;
         *skip = (struct cdt_generation_skip){0, 0};
         collector c = {skip, from};
-        for (uint32_t i = 0; i < chain->slot_count; i++) collect(chain->slots[i].generation, &c);
-        cdt_table_for_each_orphan(chain, collect, &c);
-        if (chain->depth != 0) cdt_entries_for_each_retired(chain, collect, &c);
+        in_use->for_each(chain, collect, &c);
         qsort(skip->values, skip->count, sizeof skip->values[0], ascending);
         if (skip->count == 0) {
             cdt_free(skip);
@@ -59,10 +56,10 @@ static int rebuild_skip(cdt_chain *chain, uint32_t from) {
     return 0;
 }
 
-int cdt_generations_next(cdt_chain *chain, uint32_t *generation_out) {
+int cdt_generations_next(cdt_chain *chain, const cdt_generations_in_use *in_use, uint32_t *generation_out) {
     if (chain->rescan) {
         // Only the hook sets `rescan`, and it leaves last_generation below UINT32_MAX.
-        if (rebuild_skip(chain, chain->last_generation + 1) != 0) return -1;
+        if (rebuild_skip(chain, in_use, chain->last_generation + 1) != 0) return -1;
         chain->rescan = 0;
     }
     // Nothing is committed until the end, so a failed rebuild at the wrap changes nothing.
@@ -72,7 +69,7 @@ int cdt_generations_next(cdt_chain *chain, uint32_t *generation_out) {
         generation += 1;
         if (generation == 0) {
             // Wrapped: everything in use may lie ahead now.
-            if (rebuild_skip(chain, 1) != 0) return -1;
+            if (rebuild_skip(chain, in_use, 1) != 0) return -1;
             generation = 1;
             next = 0;
         }
@@ -108,7 +105,7 @@ void cdt_generations_free(cdt_chain *chain) {
     chain->skip = NULL;
 }
 
-void cdt_chain_debug_set_next_generation(cdt_chain *chain, uint32_t next) {
+void cdt_generations_set_next(cdt_chain *chain, uint32_t next) {
     chain->last_generation = next == 0 ? 0 : next - 1;
     chain->rescan = 1;
 }

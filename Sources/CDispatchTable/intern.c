@@ -1,5 +1,5 @@
 // Message interning (cdt_intern.h): a process-wide table from (name, signature) to a dense id,
-// behind one mutex. Independent of chains. Depends on: alloc.
+// behind one mutex. Independent of chains. Depends on: random, alloc.
 #include "alloc.h"
 #include "cdt_intern.h"
 #include "cdt_random.h"

@@ -1,6 +1,11 @@
 // cdt_chain_check_invariants: every structural invariant of a chain, checked from scratch.
-// Reads everything and changes nothing. Depends on: generations, table, slots.
-#include "chain_internal.h"
+// Reads everything and changes nothing. Depends on: generations, table (its inline helpers),
+// alloc.
+#include "cdt_chain.h"
+
+#include "alloc.h"
+#include "generations.h"
+#include "table.h"
 
 #include <stdlib.h>
 

@@ -1,7 +1,9 @@
 // The slot array: one slot per acquired target, a free list threaded through the free slots,
 // and each live slot's sort key and target. Knows nothing of messages or generations' history
 // (generations.c chooses them). Depends on: alloc.
-#include "chain_internal.h"
+#include "slots.h"
+
+#include "alloc.h"
 
 int cdt_slots_reserve(cdt_chain *chain) {
     if (chain->free_head != 0 || chain->slot_count < chain->slot_capacity) return 0;
@@ -36,14 +38,4 @@ void *cdt_slots_free(cdt_chain *chain, uint32_t index) {
     chain->free_head = index + 1;
     chain->live_slots -= 1;
     return object;
-}
-
-void cdt_chain_set_order(cdt_chain *chain, cdt_handle handle, uint64_t order) {
-    if (cdt_slots_is_live(chain, handle)) chain->slots[handle.slot].order = order;
-}
-
-void cdt_chain_set_target(cdt_chain *chain, cdt_handle handle, void *target, cdt_target_kind kind) {
-    if (!cdt_slots_is_live(chain, handle)) return;
-    chain->slots[handle.slot].target = target;
-    chain->slots[handle.slot].kind = (uint32_t)kind;
 }

@@ -1,7 +1,11 @@
 // The message table: an open-addressing hash table (linear probing, backward-shift deletion)
 // from message id to the ordered span of that message's responders, and the orphaned entries
-// an out-of-memory release may leave in it. Depends on: entries, slots.
-#include "chain_internal.h"
+// an out-of-memory release may leave in it. Reads the slots' sort keys and generations, calls
+// no other file but entries and alloc. Depends on: entries, alloc.
+#include "table.h"
+
+#include "alloc.h"
+#include "entries.h"
 
 #include <string.h>
 
@@ -153,8 +157,7 @@ static cdt_entry *reallocate(cdt_chain *chain, cdt_bucket *bucket, uint32_t capa
     return entries;
 }
 
-int cdt_chain_insert_entry(cdt_chain *chain, cdt_handle handle, uint32_t message, const void *handler) {
-    if (message == 0 || !cdt_slots_is_live(chain, handle)) return -1;
+int cdt_table_insert(cdt_chain *chain, cdt_handle handle, uint32_t message, const void *handler) {
     if (chain->total_entries == UINT32_MAX) return -1;
     cdt_bucket *bucket = find_or_add_bucket(chain, message);
     if (!bucket) return -1;
@@ -198,7 +201,7 @@ int cdt_chain_insert_entry(cdt_chain *chain, cdt_handle handle, uint32_t message
     return 0;
 }
 
-int cdt_table_remove_handle(cdt_chain *chain, cdt_handle handle, uint32_t message) {
+int cdt_table_remove(cdt_chain *chain, cdt_handle handle, uint32_t message) {
     cdt_bucket *bucket = find_bucket(chain, message);
     if (!bucket) return 0;
     int64_t found = find_entry(chain, bucket, handle);
@@ -230,10 +233,6 @@ int cdt_table_remove_handle(cdt_chain *chain, cdt_handle handle, uint32_t messag
     bucket->count = count;
     chain->total_entries -= 1;
     return 0;
-}
-
-int cdt_chain_remove_entry(cdt_chain *chain, cdt_handle handle, uint32_t message) {
-    return cdt_slots_is_live(chain, handle) ? cdt_table_remove_handle(chain, handle, message) : 0;
 }
 
 void cdt_table_for_each_orphan(const cdt_chain *chain, void (*body)(uint32_t generation, void *context),

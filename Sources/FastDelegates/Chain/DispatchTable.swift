@@ -15,7 +15,7 @@ import CDispatchTable
 //   `.weak`: a Swift weak reference (slot kind INDIRECT: the hot path goes through the
 //   registration); `.strong`: one +1 strong retain (slot kind STRONG: the hot path calls the
 //   slot's unretained pointer as is); `.zeroing`: one +1 unowned retain, which keeps the
-//   object's memory but not the object alive (slot kind TRACKED: the hot path takes a strong
+//   object's memory but not the object alive (slot kind ZEROING: the hot path takes a strong
 //   reference with `swift_tryRetain` for each call, which fails once deinit has started, and
 //   releases it after the call). The registration gives its unowned reference back when it
 //   is released or swept, which frees a dead target's memory.
@@ -215,13 +215,13 @@ final class DispatchTable {
             let entry = span.entries[index]
             index &+= 1
             // A live slot always holds an object and an entry always a handler (cdt_chain.h), and
-            // a STRONG or TRACKED slot a target. The default hold (TRACKED) is tested first; its
+            // a STRONG or ZEROING slot a target. The default hold (ZEROING) is tested first; its
             // runtime calls are made directly (cdt_swift_runtime.h), with no wrapper frame.
             let slot = chain.pointee.slots[Int(entry.slot)]
             guard slot.generation == entry.generation else { continue }
             let handler = Unmanaged<Handler<Input, Output>>.fromOpaque(entry.handler.unsafelyUnwrapped)
             let outcome: Bool?
-            if slot.kind == CDT_TARGET_TRACKED.rawValue {
+            if slot.kind == CDT_TARGET_ZEROING.rawValue {
                 let pointer = slot.target.unsafelyUnwrapped
                 if swift_tryRetain(pointer) != nil {
                     outcome = Unmanaged<AnyObject>.fromOpaque(pointer)._withUnsafeGuaranteedRef { target in

@@ -95,7 +95,7 @@ final class Registration: ListedRegistration {
         switch hold {
         case .weak: CDT_TARGET_INDIRECT
         case .strong: CDT_TARGET_STRONG
-        case .zeroing: CDT_TARGET_TRACKED
+        case .zeroing: CDT_TARGET_ZEROING
         }
     }
 

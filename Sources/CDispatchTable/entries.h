@@ -1,0 +1,32 @@
+// Entry arrays (entries.c), the spans of the message table, and their retire list: an array a
+// dispatch may be reading is not freed but retired until the depth returns to 0. Internal.
+// Depends on: alloc.
+#ifndef CDT_ENTRIES_H
+#define CDT_ENTRIES_H
+
+#include "cdt_chain.h"
+
+/// A new, uninitialized array of `capacity` entries, or NULL if out of memory.
+cdt_entry *cdt_entries_allocate(uint32_t capacity);
+
+/// Frees an array now (NULL is ignored).
+void cdt_entries_free(cdt_entry *entries);
+
+/// Frees `entries` now, or retires them until the depth is 0 if a dispatch may be reading
+/// them; entries [first, first + count) are the ones in use. Never allocates.
+void cdt_entries_discard(cdt_chain *chain, cdt_entry *entries, uint32_t first, uint32_t count);
+
+/// Frees every retired array.
+void cdt_entries_free_retired(cdt_chain *chain);
+
+/// How many arrays are retired. O(retired).
+uint32_t cdt_entries_retired_count(const cdt_chain *chain);
+
+/// How many entries of retired arrays were in use when retired, all arrays together. O(retired).
+size_t cdt_entries_retired_in_use(const cdt_chain *chain);
+
+/// Calls `body` with the generation of every in-use entry of every retired array.
+void cdt_entries_for_each_retired(const cdt_chain *chain, void (*body)(uint32_t generation, void *context),
+                                  void *context);
+
+#endif
