@@ -65,13 +65,13 @@ public final class DelegateChain: MessageDispatching {
 
     /// Every registration in order, the identity and serial indexes, and the sweep rules (the
     /// model ``ConcurrentDelegateChain`` shares); the C table mirrors it for the hot path.
-    private var list = RegistrationList<Registration>()
+    private(set) var list = RegistrationList<ChainRegistration>()
     /// Dispatches that handed back dead targets or parked objects since the last sweep.
     private var cleanupsSinceSweep = 0
 
     /// The streams observing this chain's sends; nil while nobody observes.
     @usableFromInline
-    @exclusivity(unchecked) var observers: MessageObservers?
+    @exclusivity(unchecked) var observers: ObserverTable?
 
     /// Whether some registration ever held a forwarded message (``Responses/forwarding(_:)``):
     /// the walks then check each handler for one.
@@ -284,12 +284,7 @@ public final class DelegateChain: MessageDispatching {
         bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy = .unbounded
     ) -> AsyncStream<Element> {
         needsSlowPath = true
-        return MessageObservers.stream(of: message, timing: timing, in: &observers, bufferingPolicy: bufferingPolicy)
-    }
-
-    /// How many streams observe `message`.
-    func observerCount<Input, Output>(of message: Message<Input, Output>) -> Int {
-        observers?.count(of: message.id) ?? 0
+        return ObserverTable.stream(of: message, timing: timing, in: &observers, bufferingPolicy: bufferingPolicy)
     }
 
     // MARK: - Internals
@@ -300,47 +295,9 @@ public final class DelegateChain: MessageDispatching {
         unregister(registration)
     }
 
-    /// Test hook: the C table's next slot takes generation `next` + 1 (see
-    /// `cdt_chain_debug_set_next_generation`).
-    func setNextGenerationForTesting(_ next: UInt32) {
-        table.setNextGeneration(next)
-    }
-
-    /// The C generation of `target`'s slot, for tests.
-    func generationForTesting(of target: AnyObject) -> UInt32? {
-        liveRegistration(of: target)?.handle.generation
-    }
-
-    /// Registrations whose zeroing hold keeps the memory of a dead target, for tests: what
-    /// memory a chain that never sends holds beyond its live targets.
-    var deadAllocationsHeld: Int {
-        list.entries.reduce(0) { $0 + ($1.holdsDeadAllocation ? 1 : 0) }
-    }
-
-    /// Sizes of the C table, for tests and the benchmark.
-    var tableStats: (liveSlots: Int, slotCapacity: Int, messages: Int, entries: Int) {
-        let stats = table.stats
-        return (Int(stats.live_slots), Int(stats.slot_capacity), Int(stats.messages), Int(stats.entries))
-    }
-
-    func holdForTesting(of target: AnyObject) -> Registration.Hold? {
-        liveRegistration(of: target)?.hold
-    }
-
-    /// Registrations not removed: live, or dead and not yet swept.
-    var registrationCount: Int {
-        list.listedCount
-    }
-
-    /// Registrations the chain's list holds, removed ones not yet swept included: what its
-    /// memory grows with.
-    var registrationListCount: Int {
-        list.entries.count
-    }
-
-    var invariantViolation: Int32 { table.invariantViolation }
-
-    private func liveRegistration(of target: AnyObject) -> Registration? {
+    /// The registration of `target`, if `target` is in the chain. A registration whose target
+    /// died (and whose address `target` now has) is unregistered.
+    func liveRegistration(of target: AnyObject) -> ChainRegistration? {
         let (live, stale) = list.lookup(target)
         // A stale registration's target died and another object now has its address.
         if let stale { unregister(stale) }
@@ -358,7 +315,7 @@ public final class DelegateChain: MessageDispatching {
             needsSlowPath = true
         }
         let table = self.table
-        let registration: Registration
+        let registration: ChainRegistration
         if let existing = liveRegistration(of: target) {
             registration = existing
             table.setRetention(of: existing, to: retention, target: target)
@@ -369,7 +326,7 @@ public final class DelegateChain: MessageDispatching {
             }
         } else {
             if list.sweepIsDue { sweepDead() }
-            registration = Registration(
+            registration = ChainRegistration(
                 target: target, serial: list.makeSerial(), retention: retention, responses: handlers)
             list.insert(registration, atLiveIndex: index, isAlive: { $0.isAlive }, renumbered: { table.renumber($0) })
             table.acquire(registration)
@@ -379,7 +336,7 @@ public final class DelegateChain: MessageDispatching {
 
     /// O(1) amortized besides the C table's work: the registration leaves the list with the
     /// next sweep, which runs once removed ones make up half of the list.
-    private func unregister(_ registration: Registration) {
+    private func unregister(_ registration: ChainRegistration) {
         table.release(registration)
         registration.isDead = true
         if list.unlist(registration) {

@@ -88,7 +88,7 @@ public final class ConcurrentDelegateChain: Sendable {
 
     /// The streams observing this chain's sends (nil while none does), under their own lock:
     /// sends on any thread notify them, streams end on any thread.
-    let observers = HandoffMutex<MessageObservers?>(nil)
+    let observers = HandoffMutex<ObserverTable?>(nil)
 
     struct State: Sendable {
         /// The registration model ``DelegateChain`` uses too: order, indexes, sweep rules.
@@ -358,7 +358,7 @@ public final class ConcurrentDelegateChain: Sendable {
         bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy = .unbounded
     ) -> AsyncStream<Element> {
         observers.withLock { observers -> AsyncStream<Element> in
-            let stream = MessageObservers.stream(
+            let stream = ObserverTable.stream(
                 of: message, timing: timing, in: &observers, bufferingPolicy: bufferingPolicy)
             observed.store(true, ordering: .relaxed)
             return stream
@@ -394,11 +394,6 @@ public final class ConcurrentDelegateChain: Sendable {
         }
     }
 
-    /// How many streams observe `message`.
-    func observerCount<Input, Output>(of message: Message<Input, Output>) -> Int {
-        observers.withLock { $0?.count(of: message.id) ?? 0 }
-    }
-
     // MARK: - Internals
 
     /// Runs `body` under the chain's mutex.
@@ -408,7 +403,7 @@ public final class ConcurrentDelegateChain: Sendable {
     /// sections as racing. A release-increment of `handoff` at the end of each critical section,
     /// read with acquire at the start of the next, states the ordering the mutex already gives
     /// (two uncontended atomic operations per mutation, none per send).
-    private func locked<Result: Sendable>(_ body: (inout State) -> Result) -> Result {
+    func locked<Result: Sendable>(_ body: (inout State) -> Result) -> Result {
         state.withLock { state in
             _ = handoff.load(ordering: .acquiring)
             defer { handoff.wrappingAdd(1, ordering: .releasing) }
@@ -426,15 +421,15 @@ public final class ConcurrentDelegateChain: Sendable {
     }
 
     /// Removes the registration a token made, if it is still in the chain.
-    func removeRegistration(id: UInt64) {
+    func removeRegistration(serial: UInt64) {
         let (draining, garbage) = locked { state -> ([ConcurrentRegistration], Garbage) in
             var garbage = Garbage()
-            if let registration = state.list.entry(serial: id) {
+            if let registration = state.list.entry(serial: serial) {
                 Self.unregister(registration, from: &state, garbage: &garbage)
                 publish(&state, garbage: &garbage)
             }
             // Also when another thread removed it first: its calls may still run.
-            return (state.stillDraining({ $0.id == id }, readSide: readSide), garbage)
+            return (state.stillDraining({ $0.serial == serial }, readSide: readSide), garbage)
         }
         withExtendedLifetime(garbage) {}
         finishRemoval(waitingFor: draining)
@@ -453,39 +448,11 @@ public final class ConcurrentDelegateChain: Sendable {
         if garbage != nil { reclaimRetired() }
     }
 
-    /// Whether `target`'s registration holds it on the zeroing fast path (nil if it has none),
-    /// for tests.
-    func holdIsZeroingForTesting(of target: AnyObject) -> Bool? {
-        let target = Unchecked(target)
-        return locked { state in
-            state.list.lookup(target.value).live.map { $0.zeroingTarget != nil }
-        }
-    }
-
-    /// How many removed registrations the chain keeps because their calls may still run, for
-    /// tests.
-    var drainingCount: Int {
-        locked { $0.draining.count }
-    }
-
-    /// How many registrations the chain keeps (live or not yet reclaimed), for tests.
-    var registrationCount: Int {
-        locked { $0.list.listedCount }
-    }
-
-    /// How many entries the published snapshot has, for tests.
-    var snapshotEntryCount: Int {
-        let dispatch = enterConcurrentDispatch(readSide, cell: cell)
-        let count = cell.load()._withUnsafeGuaranteedRef { $0.entries.count }
-        leaveConcurrentDispatch(readSide, dispatch, cell: cell)
-        return count
-    }
-
     private func register(
         _ target: AnyObject, retention: Retention, handlers: [UInt32: AnyHandler], at index: Int?
     ) -> ConcurrentDelegateToken {
         let request = Unchecked((target, handlers))
-        let (id, garbage) = locked { state -> (UInt64, Garbage) in
+        let (serial, garbage) = locked { state -> (UInt64, Garbage) in
             let (target, handlers) = request.value
             var garbage = Garbage()
             _ = Self.sweepDead(&state, garbage: &garbage)
@@ -506,16 +473,16 @@ public final class ConcurrentDelegateChain: Sendable {
                 }
             } else {
                 registration = ConcurrentRegistration(
-                    id: state.list.makeSerial(), target: target, retention: retention, responses: handlers)
+                    serial: state.list.makeSerial(), target: target, retention: retention, responses: handlers)
                 state.list.insert(
                     registration, atLiveIndex: index, isAlive: { Self.isAlive($0, &garbage) }, renumbered: { _ in })
             }
             publish(&state, garbage: &garbage)
-            return (registration.id, garbage)
+            return (registration.serial, garbage)
         }
         withExtendedLifetime(garbage) {}
         reclaimRetired()
-        return ConcurrentDelegateToken(link: link, id: id)
+        return ConcurrentDelegateToken(link: link, serial: serial)
     }
 
     /// Ends a removal once the chain's mutex is released: waits for the running calls of

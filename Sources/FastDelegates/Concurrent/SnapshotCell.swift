@@ -18,7 +18,7 @@ final class SnapshotCell: @unchecked Sendable {
     @usableFromInline
     let pending = Atomic<Int>(0)
 
-    /// Dispatches of this chain nested deeper than `trackedDepth` running now, on any thread
+    /// Dispatches of this chain nested deeper than `announcedDepth` running now, on any thread
     /// (such a dispatch is not named in its thread's record).
     @usableFromInline
     let deepDispatches = Atomic<Int>(0)

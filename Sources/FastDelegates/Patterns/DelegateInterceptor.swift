@@ -39,7 +39,7 @@ public final class DelegateInterceptor<MiddleMan: AnyObject>: MessageDispatching
     let link: ReceiverLink
 
     @usableFromInline
-    @exclusivity(unchecked) var observers: MessageObservers?
+    @exclusivity(unchecked) var observers: ObserverTable?
 
     /// An interceptor with `middleMan` answering `interceptions`, and no receiver yet.
     public init(middleMan: MiddleMan, retention: Retention = .weak, interceptions: Interceptions<MiddleMan>) {
@@ -137,7 +137,7 @@ public final class DelegateInterceptor<MiddleMan: AnyObject>: MessageDispatching
         of message: Message<Input, Output>,
         bufferingPolicy: AsyncStream<Input>.Continuation.BufferingPolicy = .unbounded
     ) -> AsyncStream<Input> {
-        MessageObservers.stream(of: message, in: &observers, bufferingPolicy: bufferingPolicy)
+        ObserverTable.stream(of: message, in: &observers, bufferingPolicy: bufferingPolicy)
     }
 
     /// A stream of every send of `message` through this interceptor, from now on, seen at `timing`:
@@ -148,7 +148,7 @@ public final class DelegateInterceptor<MiddleMan: AnyObject>: MessageDispatching
         of message: Message<Input, Output>, timing: InvocationTiming<Input, Output, Element>,
         bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy = .unbounded
     ) -> AsyncStream<Element> {
-        MessageObservers.stream(of: message, timing: timing, in: &observers, bufferingPolicy: bufferingPolicy)
+        ObserverTable.stream(of: message, timing: timing, in: &observers, bufferingPolicy: bufferingPolicy)
     }
 }
 

@@ -42,7 +42,7 @@ public final class DelegateRouter<Key: Hashable>: MessageDispatching {
     var storedKey: Key
 
     @usableFromInline
-    @exclusivity(unchecked) var observers: MessageObservers?
+    @exclusivity(unchecked) var observers: ObserverTable?
 
     /// A router whose current key is `key` until you set ``key``.
     public init(key: Key) {
@@ -191,7 +191,7 @@ public final class DelegateRouter<Key: Hashable>: MessageDispatching {
         of message: Message<Input, Output>,
         bufferingPolicy: AsyncStream<Input>.Continuation.BufferingPolicy = .unbounded
     ) -> AsyncStream<Input> {
-        MessageObservers.stream(of: message, in: &observers, bufferingPolicy: bufferingPolicy)
+        ObserverTable.stream(of: message, in: &observers, bufferingPolicy: bufferingPolicy)
     }
 
     /// A stream of every send of `message` through this router, from now on, seen at `timing`:
@@ -202,7 +202,7 @@ public final class DelegateRouter<Key: Hashable>: MessageDispatching {
         of message: Message<Input, Output>, timing: InvocationTiming<Input, Output, Element>,
         bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy = .unbounded
     ) -> AsyncStream<Element> {
-        MessageObservers.stream(of: message, timing: timing, in: &observers, bufferingPolicy: bufferingPolicy)
+        ObserverTable.stream(of: message, timing: timing, in: &observers, bufferingPolicy: bufferingPolicy)
     }
 }
 

@@ -36,7 +36,7 @@ public final class DelegateSlot: MessageDispatching {
     let secondaryChain = DelegateChain()
 
     @usableFromInline
-    @exclusivity(unchecked) var observers: MessageObservers?
+    @exclusivity(unchecked) var observers: ObserverTable?
 
     /// A slot with no primary and no secondaries.
     public init() {}
@@ -176,7 +176,7 @@ public final class DelegateSlot: MessageDispatching {
         of message: Message<Input, Output>,
         bufferingPolicy: AsyncStream<Input>.Continuation.BufferingPolicy = .unbounded
     ) -> AsyncStream<Input> {
-        MessageObservers.stream(of: message, in: &observers, bufferingPolicy: bufferingPolicy)
+        ObserverTable.stream(of: message, in: &observers, bufferingPolicy: bufferingPolicy)
     }
 
     /// A stream of every send of `message` through this slot, from now on, seen at `timing`:
@@ -187,7 +187,7 @@ public final class DelegateSlot: MessageDispatching {
         of message: Message<Input, Output>, timing: InvocationTiming<Input, Output, Element>,
         bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy = .unbounded
     ) -> AsyncStream<Element> {
-        MessageObservers.stream(of: message, timing: timing, in: &observers, bufferingPolicy: bufferingPolicy)
+        ObserverTable.stream(of: message, timing: timing, in: &observers, bufferingPolicy: bufferingPolicy)
     }
 }
 

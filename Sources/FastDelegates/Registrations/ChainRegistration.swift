@@ -2,7 +2,7 @@ import CDispatchTable
 
 /// One target in a chain: how it is held, what it answers and where its C slot is.
 @usableFromInline
-final class Registration: ListedRegistration {
+final class ChainRegistration: ListedRegistration {
     enum Hold {
         /// A Swift weak reference (``WeakHold/weakReference``).
         case weak
@@ -24,10 +24,14 @@ final class Registration: ListedRegistration {
     @usableFromInline @exclusivity(unchecked)
     weak var weakTarget: AnyObject?
 
-    /// The target's address, with one strong (`.strong`) or unowned (`.zeroing`) reference
-    /// owned by this registration.
-    private(set) var heldTarget: UnsafeMutableRawPointer?
-    private(set) var hold = Hold.weak
+    /// How the target is held besides `weakTarget`: nothing, one strong reference, or a
+    /// zeroing hold (one unowned reference).
+    private enum Held {
+        case weak
+        case strong(Unmanaged<AnyObject>)
+        case zeroing(ZeroingHold)
+    }
+    private var held = Held.weak
 
     /// Set by a dispatch that found the target gone, or when the registration was removed.
     @usableFromInline @exclusivity(unchecked)
@@ -52,21 +56,41 @@ final class Registration: ListedRegistration {
         releaseHeldTarget()
     }
 
+    /// How the target is held now.
+    var hold: Hold {
+        switch held {
+        case .weak: .weak
+        case .strong: .strong
+        case .zeroing: .zeroing
+        }
+    }
+
+    /// The target's address when the registration owns a reference to it (`.strong` or
+    /// `.zeroing`), what its C slot mirrors; nil in the `.weak` hold.
+    var heldTarget: UnsafeMutableRawPointer? {
+        switch held {
+        case .weak: nil
+        case .strong(let target): target.toOpaque()
+        case .zeroing(let zeroing): zeroing.pointer
+        }
+    }
+
     /// Holds `target` (this registration's target) as `retention` asks: strongly, or else as
     /// ``weakHold(for:)`` decides for its class (zeroing, or a weak reference).
     func setRetention(_ retention: Retention, of target: AnyObject) {
         let wanted: Hold =
             retention == .strong ? .strong : (weakHold(for: type(of: target)) == .zeroing ? .zeroing : .weak)
         guard wanted != hold || (hold == .weak && weakTarget == nil) else { return }
-        let pointer = Unmanaged.passUnretained(target).toOpaque()
+        let new: Held
         switch wanted {
-        case .strong: _ = Unmanaged.passRetained(target)
-        case .zeroing: cdt_swift_unowned_retain(pointer)
-        case .weak: weakTarget = target
+        case .strong: new = .strong(Unmanaged.passRetained(target))
+        case .zeroing: new = .zeroing(ZeroingHold(target))
+        case .weak:
+            weakTarget = target
+            new = .weak
         }
         releaseHeldTarget()
-        hold = wanted
-        heldTarget = wanted == .weak ? nil : pointer
+        held = new
     }
 
     /// Lets go of the target of a removed registration, so that it may linger in its chain's
@@ -75,17 +99,15 @@ final class Registration: ListedRegistration {
     func releaseTarget() {
         weakTarget = nil
         releaseHeldTarget()
-        hold = .weak
     }
 
     private func releaseHeldTarget() {
-        guard let heldTarget else { return }
-        switch hold {
-        case .strong: Unmanaged<AnyObject>.fromOpaque(heldTarget).release()
-        case .zeroing: cdt_swift_unowned_release(heldTarget)
+        switch held {
+        case .strong(let target): target.release()
+        case .zeroing(let zeroing): zeroing.release()
         case .weak: break
         }
-        self.heldTarget = nil
+        held = .weak
     }
 
     var retention: Retention { hold == .strong ? .strong : .weak }
@@ -101,43 +123,37 @@ final class Registration: ListedRegistration {
 
     /// The target, if it is still alive (and not deinitializing).
     var target: AnyObject? {
-        switch hold {
-        case .weak:
-            return weakTarget
-        case .strong:
-            return Unmanaged<AnyObject>.fromOpaque(heldTarget.unsafelyUnwrapped).takeUnretainedValue()
-        case .zeroing:
-            let pointer = heldTarget.unsafelyUnwrapped
-            guard cdt_swift_try_retain(pointer) else { return nil }
-            return Unmanaged<AnyObject>.fromOpaque(pointer).takeRetainedValue()
+        switch held {
+        case .weak: weakTarget
+        case .strong(let target): target.takeUnretainedValue()
+        case .zeroing(let zeroing): zeroing.target
         }
     }
 
     /// Whether the target is alive (not deinitializing). For a zeroing hold this only reads the
     /// reference count, so it never runs a deinit, whoever else lets go of the target meanwhile.
     var isAlive: Bool {
-        switch hold {
+        switch held {
         case .weak: weakTarget != nil
         case .strong: true
-        case .zeroing: !cdt_swift_is_deallocating(heldTarget.unsafelyUnwrapped)
+        case .zeroing(let zeroing): zeroing.isAlive
         }
     }
 
     /// Whether the target is `object` and alive. A zeroing or strong hold keeps the target's
     /// memory, so no other object can have its address: the address decides.
     func holds(_ object: AnyObject) -> Bool {
-        switch hold {
+        switch held {
         case .weak: weakTarget === object
-        case .strong: heldTarget == Unmanaged.passUnretained(object).toOpaque()
-        case .zeroing:
-            heldTarget == Unmanaged.passUnretained(object).toOpaque()
-                && !cdt_swift_is_deallocating(heldTarget.unsafelyUnwrapped)
+        case .strong(let target): target.toOpaque() == Unmanaged.passUnretained(object).toOpaque()
+        case .zeroing(let zeroing): zeroing.holds(object)
         }
     }
 
     /// Whether a zeroing hold keeps the memory of a target that has died: what a chain's
     /// sweep gives back.
     var holdsDeadAllocation: Bool {
-        hold == .zeroing && cdt_swift_is_deallocating(heldTarget.unsafelyUnwrapped)
+        guard case .zeroing(let zeroing) = held else { return false }
+        return !zeroing.isAlive
     }
 }
