@@ -15,7 +15,7 @@ FUZZ_SECONDS ?= 60
 SOAK_MINUTES ?= 10
 TIMED = start=$$(date +%s); trap 'echo "[$@] $$(( $$(date +%s) - start ))s"' EXIT;
 
-.PHONY: bench test deps c-warnings swift-warnings format-lint format generate generated-check compile-fail \
+.PHONY: bench test deps c-warnings swift-warnings format-lint docs-check format generate generated-check compile-fail \
 	unit-tests full-fences dependent-check release-tests callgrind-check sanitize-thread sanitize-address fuzz fuzz-coverage soak
 
 ## Runs the benchmark CLI (release build): prints the table, and writes the published results
@@ -35,7 +35,7 @@ bench: deps
 
 ## Runs every check CI runs: warnings, formatting, generated code, snippets the compiler must reject,
 ## the tests (debug and release), under TSan and ASan, and the fuzzer.
-test: deps c-warnings swift-warnings format-lint generated-check compile-fail unit-tests full-fences \
+test: deps c-warnings swift-warnings format-lint docs-check generated-check compile-fail unit-tests full-fences \
 	dependent-check release-tests callgrind-check sanitize-thread sanitize-address fuzz
 
 deps:
@@ -71,6 +71,12 @@ format-lint:
 
 format:
 	$(SWIFT) format format --in-place --recursive --parallel Sources Tests
+
+## The library's DocC catalog builds with no warning (every symbol link resolves to one symbol):
+## the symbol graph of the debug build and the toolchain's docc, with --warnings-as-errors (a few
+## seconds; `swift package generate-documentation` builds the macro's swift-syntax first).
+docs-check:
+	@$(TIMED) scripts/docs-check.sh
 
 ## Regenerates the hand-written forwarders of the benchmark (HandWrittenWeak+Generated.swift) and
 ## the checked-in @DelegateProxy expansion it compiles (BenchScrollDelegate+Generated.swift).

@@ -17,8 +17,7 @@
 /// ```
 ///
 /// Semantics:
-/// - Targets are kept in registration order (``insert(_:at:retention:responses:)`` places one
-///   anywhere). A target added twice is one target.
+/// - Targets are kept in registration order (an `insert` overload places one anywhere). A target added twice is one target.
 /// - A target is held weakly unless added with ``Retention/strong``: never kept alive, never
 ///   called during or after its `deinit` (even when its last release happens on another thread
 ///   mid-send), never freed during its own handler, skipped once dead and its slot reclaimed.
@@ -48,7 +47,7 @@
 /// they may be any closure: one formed in `@MainActor` code calls main-actor methods directly,
 /// and any may capture non-`Sendable` values. For sends from several threads, see
 /// ``ConcurrentDelegateChain``.
-public final class DelegateChain: MessageDispatching {
+public final class DelegateChain: MessageDispatching, DelegateRegistering {
     /// Whether a void message stops at its first responder.
     public enum Mode: Sendable, Hashable {
         /// A void message reaches every live responder, in order.
@@ -97,97 +96,21 @@ public final class DelegateChain: MessageDispatching {
 
     // MARK: - Adding
 
-    /// Adds `target` at the end, answering its type's ``DelegateResponder/responses``.
+    /// Adds `responder`'s target, answering its responses, at live index `index` of ``targets``
+    /// (at the end when nil): what every `add` and `insert` overload of ``DelegateRegistering``
+    /// calls.
     ///
-    /// If `target` is already in the chain it stays where it is; its responses are merged
-    /// with these (new handlers win) and its retention becomes `retention`. If `target` is this
-    /// chain, nothing happens (a chain is never its own target).
+    /// If the target is already in the chain it stays one target: its responses are merged with
+    /// these (new handlers win), its retention becomes `retention`, and a non-nil `index` moves
+    /// it there (counted among the other targets). If the target is this chain, nothing happens
+    /// (a chain is never its own target).
+    /// - Precondition: `index` is nil or `0 <= index <= targets.count` (not counting the target).
     /// - Returns: a token whose ``DelegateToken/cancel()`` removes the target.
     /// - Complexity: O(*m* log *n*) amortized for *m* messages answered by the target and *n*
-    ///   responders of each (inserting elsewhere than at the end also shifts the responders
-    ///   on the shorter side).
+    ///   responders of each, at the end; O(*n*) for *n* targets elsewhere (inserting also shifts
+    ///   the responders on the shorter side).
     @discardableResult
-    public func add<Target: DelegateResponder>(_ target: Target, retention: Retention = .weak) -> DelegateToken {
-        register(target, retention: retention, handlers: Target.responses.responses.handlers, at: nil)
-    }
-
-    /// Adds `target` at the end, answering `responses`.
-    @discardableResult
-    public func add<Target: AnyObject>(
-        _ target: Target, retention: Retention = .weak, responses: Responses<Target>
-    ) -> DelegateToken {
-        register(target, retention: retention, handlers: responses.handlers, at: nil)
-    }
-
-    /// As the overload taking ``Responses``, with `responses` in another form, such as
-    /// a type's ``SendableResponses``.
-    @discardableResult
-    public func add<Target: AnyObject>(
-        _ target: Target, retention: Retention = .weak, responses: some ResponseSet<Target>
-    ) -> DelegateToken {
-        register(target, retention: retention, handlers: responses.responses.handlers, at: nil)
-    }
-
-    /// Adds `target` at the end, answering the responses `build` declares for this registration.
-    ///
-    /// ```swift
-    /// chain.add(logger) { $0.on(Scroll.didScroll) { me, y in me.log(y) } }
-    /// ```
-    @discardableResult
-    public func add<Target: AnyObject>(
-        _ target: Target, retention: Retention = .weak,
-        _ build: (Responses<Target>) -> Responses<Target>
-    ) -> DelegateToken {
-        register(target, retention: retention, handlers: build(Responses()).handlers, at: nil)
-    }
-
-    /// Adds `target` at the end, answering its type's responses plus those `build` declares.
-    @discardableResult
-    public func add<Target: DelegateResponder>(
-        _ target: Target, retention: Retention = .weak,
-        _ build: (Responses<Target>) -> Responses<Target>
-    ) -> DelegateToken {
-        register(target, retention: retention, handlers: build(Target.responses.responses).handlers, at: nil)
-    }
-
-    /// Adds `responder`'s target at the end, answering its responses.
-    @discardableResult
-    public func add(_ responder: AnyResponder, retention: Retention = .weak) -> DelegateToken {
-        register(responder.target, retention: retention, handlers: responder.handlers, at: nil)
-    }
-
-    /// Inserts `target` so that it becomes the live target at `index` of ``targets``.
-    ///
-    /// A target already in the chain moves to `index` (counted among the other targets).
-    /// - Precondition: `0 <= index <= targets.count` (not counting `target` itself).
-    /// - Complexity: O(*n*) for *n* targets.
-    @discardableResult
-    public func insert<Target: AnyObject>(
-        _ target: Target, at index: Int, retention: Retention = .weak, responses: Responses<Target>
-    ) -> DelegateToken {
-        register(target, retention: retention, handlers: responses.handlers, at: index)
-    }
-
-    /// As the overload taking ``Responses``, with `responses` in another form, such as
-    /// a type's ``SendableResponses``.
-    @discardableResult
-    public func insert<Target: AnyObject>(
-        _ target: Target, at index: Int, retention: Retention = .weak, responses: some ResponseSet<Target>
-    ) -> DelegateToken {
-        register(target, retention: retention, handlers: responses.responses.handlers, at: index)
-    }
-
-    /// Inserts `target` at `index` of ``targets``, answering its type's responses.
-    @discardableResult
-    public func insert<Target: DelegateResponder>(
-        _ target: Target, at index: Int, retention: Retention = .weak
-    ) -> DelegateToken {
-        register(target, retention: retention, handlers: Target.responses.responses.handlers, at: index)
-    }
-
-    /// Inserts `responder`'s target at `index` of ``targets``, answering its responses.
-    @discardableResult
-    public func insert(_ responder: AnyResponder, at index: Int, retention: Retention = .weak) -> DelegateToken {
+    public func register(_ responder: AnyResponder, retention: Retention, at index: Int?) -> DelegateToken {
         register(responder.target, retention: retention, handlers: responder.handlers, at: index)
     }
 

@@ -231,11 +231,12 @@ final class DispatchTable {
                     handler._withUnsafeGuaranteedRef { body(target, $0) }
                 }
             } else {
-                outcome = Unmanaged<ChainRegistration>.fromOpaque(slot.object.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
-                    registration -> Bool? in
-                    guard let target = registration.weakTarget else { return nil }
-                    return handler._withUnsafeGuaranteedRef { body(target, $0) }
-                }
+                outcome = Unmanaged<ChainRegistration>.fromOpaque(slot.object.unsafelyUnwrapped)
+                    ._withUnsafeGuaranteedRef {
+                        registration -> Bool? in
+                        guard let target = registration.weakTarget else { return nil }
+                        return handler._withUnsafeGuaranteedRef { body(target, $0) }
+                    }
             }
             guard let outcome else {
                 Unmanaged<ChainRegistration>.fromOpaque(slot.object.unsafelyUnwrapped)._withUnsafeGuaranteedRef {

@@ -10,7 +10,7 @@ import Synchronization
 /// ```
 ///
 /// It has the API and the semantics of ``DelegateChain``: registration order (with
-/// ``insert(_:at:retention:responses:)``), a target added twice is one target with merged
+/// ``SendableDelegateRegistering/insert(_:at:retention:responses:)``), a target added twice is one target with merged
 /// responses, weak targets by default (``Retention/strong`` on request), dead targets skipped and
 /// reclaimed, breaking or non-breaking void messages, the first live responder's answer (`nil`
 /// or a default when nobody answers, never a trap), and handlers that may mutate the chain and
@@ -51,7 +51,7 @@ import Synchronization
 /// (an unowned reference, each call under `swift_tryRetain`), thread-safe: a target whose last
 /// release happens on another thread mid-send finishes its call alive and is never called
 /// again.
-public final class ConcurrentDelegateChain: Sendable {
+public final class ConcurrentDelegateChain: Sendable, SendableDelegateRegistering {
     /// Whether a void message stops at its first responder (the same modes as ``DelegateChain``).
     public typealias Mode = DelegateChain.Mode
 
@@ -132,85 +132,20 @@ public final class ConcurrentDelegateChain: Sendable {
 
     // MARK: - Adding
 
-    /// Adds `target` at the end, answering its type's ``DelegateResponder/responses``.
+    /// Adds `responder`'s target, answering its `@Sendable` handlers, at live index `index` of
+    /// ``targets`` (at the end when nil): what every `add` and `insert` overload of
+    /// ``SendableDelegateRegistering`` calls.
     ///
-    /// If `target` is already in the chain it stays where it is; its responses are merged with
-    /// these (new handlers win) and its retention becomes `retention`. Sends that start after
-    /// this returns see the change; sends already running do not.
+    /// If the target is already in the chain it stays one target: its responses are merged with
+    /// these (new handlers win), its retention becomes `retention`, and a non-nil `index` moves
+    /// it there (counted among the other targets). Sends that start after this returns see the
+    /// change; sends already running do not.
+    /// - Precondition: `index` is nil or `0 <= index <= targets.count` (not counting the target).
     /// - Returns: a token whose ``ConcurrentDelegateToken/cancel()`` removes the target.
     /// - Complexity: O(*n* + *e*) for *n* targets answering *e* (target, message) pairs: the
     ///   chain's snapshot is rebuilt under its mutex.
     @discardableResult
-    public func add<Target: DelegateResponder>(_ target: Target, retention: Retention = .weak)
-        -> ConcurrentDelegateToken where Target.DeclaredResponses == SendableResponses<Target>
-    {
-        register(target, retention: retention, handlers: Target.responses.handlers, at: nil)
-    }
-
-    /// Adds `target` at the end, answering `responses`.
-    /// - Complexity: O(*n* + *e*), as ``add(_:retention:)``.
-    @discardableResult
-    public func add<Target: AnyObject>(
-        _ target: Target, retention: Retention = .weak, responses: SendableResponses<Target>
-    ) -> ConcurrentDelegateToken {
-        register(target, retention: retention, handlers: responses.handlers, at: nil)
-    }
-
-    /// Adds `target` at the end, answering the responses `build` declares for this registration.
-    /// - Complexity: O(*n* + *e*), as ``add(_:retention:)``.
-    @discardableResult
-    public func add<Target: AnyObject>(
-        _ target: Target, retention: Retention = .weak,
-        _ build: (SendableResponses<Target>) -> SendableResponses<Target>
-    ) -> ConcurrentDelegateToken {
-        register(target, retention: retention, handlers: build(SendableResponses()).handlers, at: nil)
-    }
-
-    /// Adds `target` at the end, answering its type's responses plus those `build` declares.
-    /// - Complexity: O(*n* + *e*), as ``add(_:retention:)``.
-    @discardableResult
-    public func add<Target: DelegateResponder>(
-        _ target: Target, retention: Retention = .weak,
-        _ build: (SendableResponses<Target>) -> SendableResponses<Target>
-    ) -> ConcurrentDelegateToken where Target.DeclaredResponses == SendableResponses<Target> {
-        register(target, retention: retention, handlers: build(Target.responses).handlers, at: nil)
-    }
-
-    /// Adds `responder`'s target at the end, answering its `@Sendable` handlers.
-    ///
-    /// An ``AnyResponder`` is not accepted: its handlers need not be `@Sendable`.
-    /// - Complexity: O(*n* + *e*), as ``add(_:retention:)``.
-    @discardableResult
-    public func add(_ responder: AnySendableResponder, retention: Retention = .weak) -> ConcurrentDelegateToken {
-        register(responder.target, retention: retention, handlers: responder.handlers, at: nil)
-    }
-
-    /// Inserts `target` so that it becomes the live target at `index` of ``targets``.
-    ///
-    /// A target already in the chain moves to `index` (counted among the other targets).
-    /// - Precondition: `0 <= index <= targets.count` (not counting `target` itself).
-    /// - Complexity: O(*n* + *e*), as ``add(_:retention:)``.
-    @discardableResult
-    public func insert<Target: AnyObject>(
-        _ target: Target, at index: Int, retention: Retention = .weak, responses: SendableResponses<Target>
-    ) -> ConcurrentDelegateToken {
-        register(target, retention: retention, handlers: responses.handlers, at: index)
-    }
-
-    /// Inserts `target` at `index` of ``targets``, answering its type's responses.
-    /// - Complexity: O(*n* + *e*), as ``add(_:retention:)``.
-    @discardableResult
-    public func insert<Target: DelegateResponder>(
-        _ target: Target, at index: Int, retention: Retention = .weak
-    ) -> ConcurrentDelegateToken where Target.DeclaredResponses == SendableResponses<Target> {
-        register(target, retention: retention, handlers: Target.responses.handlers, at: index)
-    }
-
-    /// Inserts `responder`'s target at `index` of ``targets``, answering its `@Sendable` handlers.
-    /// - Precondition: `0 <= index <= targets.count` (not counting the target itself).
-    /// - Complexity: O(*n* + *e*), as ``add(_:retention:)``.
-    @discardableResult
-    public func insert(_ responder: AnySendableResponder, at index: Int, retention: Retention = .weak)
+    public func register(_ responder: AnySendableResponder, retention: Retention, at index: Int?)
         -> ConcurrentDelegateToken
     {
         register(responder.target, retention: retention, handlers: responder.handlers, at: index)
