@@ -16,6 +16,12 @@ import Darwin
 /// one 12-byte value, so a lookup reads one cache line.
 @usableFromInline
 final class ConcurrentSnapshot: @unchecked Sendable {
+    // Sound: immutable once `init` returns (every stored property is a `let` of immutable
+    // values). Its entries name registrations, handlers and targets unretained, and `owners`
+    // keeps each alive for the snapshot's life; a thread reads it only inside a dispatch that
+    // announced itself before loading it, and the read side releases a retired snapshot only
+    // once no such dispatch can still run (see `SnapshotCell` and `ReadSide`). The registrations
+    // it reaches are `Sendable`; the handlers it calls are `@Sendable` (`SendableResponses`).
     /// One bucket of the table: a message id and its responders' range in `entries`.
     @usableFromInline
     struct Bucket {

@@ -5,6 +5,10 @@ import Synchronization
 /// shares a cache line with `epoch` and the call slots.
 @usableFromInline
 final class ReaderRecord: @unchecked Sendable {
+    // Sound: other threads read only the atomics (`epoch`, the chain slots, `deep`, `calls`,
+    // `waitingRemovers`, `owned`); `depth` and `deferredReclaims` are touched by the owning
+    // thread alone, and a record has one owner at a time (`owned`, taken with a compare-exchange
+    // under the records' lock). `calls` points to memory allocated in `init` and never moved.
     private let leadingPad: CacheLinePad = cacheLinePadding
     /// 0 outside any dispatch; inside, the global epoch read on entering the outermost one.
     @usableFromInline

@@ -32,6 +32,10 @@ import Darwin
 /// One target in a `ConcurrentDelegateChain`.
 @usableFromInline
 final class ConcurrentRegistration: ListedRegistration, @unchecked Sendable {
+    // Sound: `serial`, `identity`, `zeroing` and `weakTarget` are written in `init` only (a weak
+    // load, and `swift_tryRetain` through the zeroing hold, are safe while the target dies on
+    // another thread); `removed`, `inFlight` and `drained` are atomics; every other stored
+    // property is read and written only under the owning chain's mutex (see the notes above).
     /// Unique within its chain for the chain's whole life; what tokens name.
     let serial: UInt64
     /// The identity of the target it was made for (valid while the target lives).
