@@ -47,7 +47,7 @@
 /// they may be any closure: one formed in `@MainActor` code calls main-actor methods directly,
 /// and any may capture non-`Sendable` values. For sends from several threads, see
 /// ``ConcurrentDelegateChain``.
-public final class DelegateChain: MessageDispatching, DelegateRegistering {
+public final class DelegateChain: MessageDispatching, DelegateRegistering, InvocationObserving {
     /// Whether a void message stops at its first responder.
     public enum Mode: Sendable, Hashable {
         /// A void message reaches every live responder, in order.
@@ -171,37 +171,9 @@ public final class DelegateChain: MessageDispatching, DelegateRegistering {
 
     // MARK: - Observing
 
-    /// A stream of the input of every send of `message` through this chain, from now on, seen
-    /// before the responders run: ``invocations(of:timing:bufferingPolicy:)`` with
-    /// ``InvocationTiming/beforeResponders``.
-    ///
-    /// This is RxCocoa's `sentMessage` timing: the stream sees each send (also one nobody
-    /// answers) before the responders are called, on the sending thread. Observing is not
-    /// responding: it never changes ``responds(to:)``, a breaking-mode stop or an answer. The
-    /// observer goes away when the consuming task ends or the stream is dropped (at the chain's
-    /// next send), and the stream finishes when the chain is gone. Events are buffered as
-    /// `bufferingPolicy` says (by default none is dropped).
+    /// A stream of every send of `message` through this chain, from now on, seen at `timing`
+    /// (see ``InvocationObserving``), on the sending thread.
     /// - Complexity: while nothing observes the chain, a send pays one flag check for this.
-    public func invocations<Input: Sendable, Output>(
-        of message: Message<Input, Output>,
-        bufferingPolicy: AsyncStream<Input>.Continuation.BufferingPolicy = .unbounded
-    ) -> AsyncStream<Input> {
-        invocations(of: message, timing: .beforeResponders, bufferingPolicy: bufferingPolicy)
-    }
-
-    /// A stream of every send of `message` through this chain, from now on, seen at `timing`:
-    /// its input before the responders run (``InvocationTiming/beforeResponders``, RxCocoa's
-    /// `sentMessage`), or its input and first answer once they ran
-    /// (``InvocationTiming/afterResponders``, RxCocoa's `methodInvoked`).
-    ///
-    /// ```swift
-    /// for await zoom in chain.invocations(of: Scroll.viewForZooming, timing: .afterResponders) {
-    ///     print(zoom.input, zoom.answer as Any)            // nil answer: nobody answered
-    /// }
-    /// ```
-    ///
-    /// Otherwise as ``invocations(of:bufferingPolicy:)``: every send is seen, on the sending
-    /// thread, and observing never changes an answer.
     public func invocations<Input, Output, Element: Sendable>(
         of message: Message<Input, Output>, timing: InvocationTiming<Input, Output, Element>,
         bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy = .unbounded

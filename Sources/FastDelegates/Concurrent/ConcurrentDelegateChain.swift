@@ -51,7 +51,7 @@ import Synchronization
 /// (an unowned reference, each call under `swift_tryRetain`), thread-safe: a target whose last
 /// release happens on another thread mid-send finishes its call alive and is never called
 /// again.
-public final class ConcurrentDelegateChain: Sendable, SendableDelegateRegistering {
+public final class ConcurrentDelegateChain: Sendable, SendableDelegateRegistering, InvocationObserving {
     /// Whether a void message stops at its first responder (the same modes as ``DelegateChain``).
     public typealias Mode = DelegateChain.Mode
 
@@ -264,30 +264,14 @@ public final class ConcurrentDelegateChain: Sendable, SendableDelegateRegisterin
 
     // MARK: - Observing
 
-    /// A stream of the input of every send of `message` through this chain, from now on, seen
-    /// before the responders run: ``invocations(of:timing:bufferingPolicy:)`` with
-    /// ``InvocationTiming/beforeResponders``.
+    /// A stream of every send of `message` through this chain, from now on, seen at `timing`
+    /// (see ``InvocationObserving``), on the sending thread.
     ///
-    /// As ``DelegateChain/invocations(of:bufferingPolicy:)``: the stream sees each send (also
-    /// one nobody answers) before the responders are called, on the sending thread, and
-    /// observing is not responding. Sends on several threads are all seen; the order of two
-    /// sends made at the same time on different threads is the order in which they reached the
-    /// observers' lock. The observer goes away when the consuming task ends or the stream is
-    /// dropped (at the chain's next send), and the stream finishes when the chain is gone.
+    /// Sends on several threads are all seen; the order of two sends made at the same time on
+    /// different threads is the order in which they reached the observers' lock.
     /// - Complexity: while nothing observes the chain, a send pays one relaxed atomic load for
     ///   this; while something does, a send takes the observers' lock once (twice when a stream
     ///   sees it after the responders).
-    public func invocations<Input: Sendable, Output>(
-        of message: Message<Input, Output>,
-        bufferingPolicy: AsyncStream<Input>.Continuation.BufferingPolicy = .unbounded
-    ) -> AsyncStream<Input> {
-        invocations(of: message, timing: .beforeResponders, bufferingPolicy: bufferingPolicy)
-    }
-
-    /// A stream of every send of `message` through this chain, from now on, seen at `timing`:
-    /// its input before the responders run (``InvocationTiming/beforeResponders``), or its input
-    /// and first answer once they ran (``InvocationTiming/afterResponders``), on the sending
-    /// thread. Otherwise as ``invocations(of:bufferingPolicy:)``.
     public func invocations<Input, Output, Element: Sendable>(
         of message: Message<Input, Output>, timing: InvocationTiming<Input, Output, Element>,
         bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy = .unbounded

@@ -63,15 +63,6 @@ final class ObserverTable {
         }
     }
 
-    /// A new stream of the inputs of every send of `message`, made in `observers` (created on
-    /// first use).
-    static func stream<Input: Sendable, Output>(
-        of message: Message<Input, Output>, in observers: inout ObserverTable?,
-        bufferingPolicy: AsyncStream<Input>.Continuation.BufferingPolicy
-    ) -> AsyncStream<Input> {
-        stream(of: message, timing: .beforeResponders, in: &observers, bufferingPolicy: bufferingPolicy)
-    }
-
     /// A new stream of every send of `message` at `timing`, made in `observers` (created on
     /// first use).
     static func stream<Input, Output, Element: Sendable>(
@@ -134,37 +125,5 @@ final class ObserverTable {
             let live = observers.filter { !$0.ended.isSet }
             if live.count != observers.count { table[message] = live.isEmpty ? nil : live }
         }
-    }
-}
-
-/// A single-thread dispatcher whose sends its ``ObserverTable`` see: the one place that wraps
-/// a walk over the responders in the before- and after-responders notifications.
-@usableFromInline
-protocol ObservedDispatcher: AnyObject {
-    /// The streams observing this dispatcher's sends; nil while none does.
-    var observers: ObserverTable? { get }
-
-    /// Hands the answers of the responders of `message` to `body` until it returns true.
-    func walk<Input, Output>(_ message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool) -> Bool
-}
-
-extension ObservedDispatcher {
-    /// One send as the observers see it: the streams before the responders get `input`, the
-    /// walk runs, and the streams after the responders get `input` with the first answer.
-    /// - Returns: whether `body` stopped the walk.
-    @inlinable
-    func observedWalk<Input, Output>(
-        _ message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool
-    ) -> Bool {
-        guard let observers, observers.notifyBeforeResponders(message, input) else {
-            return walk(message, input, body)
-        }
-        var answer: Output?
-        let stopped = walk(message, input) { output in
-            if answer == nil { answer = output }
-            return body(output)
-        }
-        observers.notifyAfterResponders(message, Invocation(input: input, answer: answer))
-        return stopped
     }
 }

@@ -37,11 +37,7 @@ public struct SendableResponses<Target: AnyObject>: ResponseSet, @unchecked Send
         _ message: Message<Input, Output>,
         _ handler: @escaping @Sendable (Target, Input) -> Output
     ) -> SendableResponses<Target> {
-        self.handlers[message.id] = Handler<Input, Output> { target, input in
-            // Sound: a handler only ever receives the target it was registered with (see
-            // `Responses.on`).
-            handler(unsafeDowncast(target, to: Target.self), input)
-        }
+        self.handlers[message.id] = Handler<Input, Output>.calling(handler)
         return self
     }
 
