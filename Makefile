@@ -76,7 +76,7 @@ format:
 ## the symbol graph of the debug build and the toolchain's docc, with --warnings-as-errors (a few
 ## seconds; `swift package generate-documentation` builds the macro's swift-syntax first).
 docs-check:
-	@$(TIMED) scripts/docs-check.sh
+	@$(TIMED) TRAITS="$(TRAITS)" scripts/docs-check.sh
 
 ## Regenerates the hand-written forwarders of the benchmark (HandWrittenWeak+Generated.swift) and
 ## the checked-in @DelegateProxy expansion it compiles (BenchScrollDelegate+Generated.swift).

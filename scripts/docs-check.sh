@@ -8,13 +8,16 @@
 # while this extracts the symbol graph from the debug build of the library alone (with the
 # plugin's options: public symbols, members from protocol extensions and extension blocks) and
 # runs the toolchain's `docc` on it (seconds).
+# Built with the `Macros` trait by default, as the other debug steps of `make test` (so that none
+# rebuilds another's products, and the macro's declarations are checked too); TRAITS=" " leaves
+# it off.
 # Usage: scripts/docs-check.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SWIFT="${SWIFT:-swift}"
 DOCC="${DOCC:-$(command -v docc || xcrun --find docc)}"
-"$SWIFT" build --target FastDelegates >/dev/null
-BIN="$("$SWIFT" build --show-bin-path)"
+"$SWIFT" build --target FastDelegates ${TRAITS:---traits Macros} >/dev/null
+BIN="$("$SWIFT" build --show-bin-path ${TRAITS:---traits Macros})"
 TRIPLE="$("$SWIFT" -print-target-info | sed -n 's/^ *"triple": "\(.*\)",*$/\1/p' | head -1)"
 WORK="$(mktemp -d)"
 trap 'rm -rf "$WORK"' EXIT

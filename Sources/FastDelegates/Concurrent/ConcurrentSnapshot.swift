@@ -22,6 +22,7 @@ final class ConcurrentSnapshot: @unchecked Sendable {
     // announced itself before loading it, and the read side releases a retired snapshot only
     // once no such dispatch can still run (see `SnapshotCell` and `ReadSide`). The registrations
     // it reaches are `Sendable`; the handlers it calls are `@Sendable` (`SendableResponses`).
+
     /// One bucket of the table: a message id and its responders' range in `entries`.
     @usableFromInline
     struct Bucket {

@@ -36,6 +36,7 @@ final class ConcurrentRegistration: ListedRegistration, @unchecked Sendable {
     // load, and `swift_tryRetain` through the zeroing hold, are safe while the target dies on
     // another thread); `removed`, `inFlight` and `drained` are atomics; every other stored
     // property is read and written only under the owning chain's mutex (see the notes above).
+
     /// Unique within its chain for the chain's whole life; what tokens name.
     let serial: UInt64
     /// The identity of the target it was made for (valid while the target lives).
