@@ -73,8 +73,8 @@ format:
 	$(SWIFT) format format --in-place --recursive --parallel Sources Tests
 
 ## The library's DocC catalog builds with no warning (every symbol link resolves to one symbol):
-## the symbol graph of the debug build and the toolchain's docc, with --warnings-as-errors (a few
-## seconds; `swift package generate-documentation` builds the macro's swift-syntax first).
+## `swift package generate-documentation --target FastDelegates --warnings-as-errors`, with the
+## trait, so that it reuses the debug build (a few seconds after swift-warnings).
 docs-check:
 	@$(TIMED) TRAITS="$(TRAITS)" scripts/docs-check.sh
 
