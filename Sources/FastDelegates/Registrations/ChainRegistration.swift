@@ -1,8 +1,9 @@
 import CDispatchTable
 
-/// One target in a chain: how it is held, what it answers and where its C slot is.
+/// One target in a ``DelegateChain``: a ``Registration``, how it holds its target, and where its
+/// C slot is.
 @usableFromInline
-final class ChainRegistration: ListedRegistration {
+final class ChainRegistration: Registration, ListedRegistration {
     enum Hold {
         /// A Swift weak reference (``WeakHold/weakReference``).
         case weak
@@ -11,13 +12,6 @@ final class ChainRegistration: ListedRegistration {
         /// One unowned reference, each call under `swift_tryRetain` (``WeakHold/zeroing``).
         case zeroing
     }
-
-    /// The identity of the target it was made for (valid while the target lives).
-    let identity: ObjectIdentifier
-
-    /// Unique within its chain for the chain's whole life (64 bits never wrap): what tokens
-    /// name. The C slot's 32-bit generation wraps, so it never identifies a registration alone.
-    let serial: UInt64
 
     /// The target, in the `.weak` hold only (a weak reference costs the target its inline
     /// reference count, so the other holds never take one).
@@ -37,18 +31,11 @@ final class ChainRegistration: ListedRegistration {
     @usableFromInline @exclusivity(unchecked)
     var isDead = false
 
-    /// Set when the registration left its chain's indexes (``RegistrationList``).
-    var isUnlisted = false
-
-    var responses: [UInt32: AnyHandler]
+    /// Its C slot (generation 0 once released).
     var handle = cdt_handle(slot: 0, generation: 0)
-    /// Its sort key in the chain (set by the chain's ``RegistrationList``, mirrored in its C slot).
-    var order: UInt64 = 0
 
     init(target: AnyObject, serial: UInt64, retention: Retention, responses: [UInt32: AnyHandler]) {
-        identity = ObjectIdentifier(target)
-        self.serial = serial
-        self.responses = responses
+        super.init(target: target, serial: serial, responses: responses)
         setRetention(retention, of: target)
     }
 

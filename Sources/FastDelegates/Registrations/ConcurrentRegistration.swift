@@ -29,18 +29,15 @@ import Darwin
 //   the read side keeps a retired snapshot alive until every dispatch that may walk it has left.
 // - The dispatch depth is a per-thread counter in the thread's `ReaderRecord`.
 
-/// One target in a `ConcurrentDelegateChain`.
+/// One target in a ``ConcurrentDelegateChain``: a ``Registration``, its target's hold (fixed at
+/// `init`, since sends read it without a lock), and the atomics the read side checks.
 @usableFromInline
-final class ConcurrentRegistration: ListedRegistration, @unchecked Sendable {
+final class ConcurrentRegistration: Registration, ListedRegistration, @unchecked Sendable {
     // Sound: `serial`, `identity`, `zeroing` and `weakTarget` are written in `init` only (a weak
     // load, and `swift_tryRetain` through the zeroing hold, are safe while the target dies on
     // another thread); `removed`, `inFlight` and `drained` are atomics; every other stored
-    // property is read and written only under the owning chain's mutex (see the notes above).
-
-    /// Unique within its chain for the chain's whole life; what tokens name.
-    let serial: UInt64
-    /// The identity of the target it was made for (valid while the target lives).
-    let identity: ObjectIdentifier
+    // property (`strongTarget`, and `responses`, `order`, `isUnlisted` of `Registration`) is
+    // read and written only under the owning chain's mutex (see the notes above).
 
     /// The zeroing hold of the target when its class is held on the zeroing fast path
     /// (``weakHold(for:)``); nil otherwise. Each call goes through ``ZeroingHold/withTarget(at:_:)``.
@@ -68,16 +65,8 @@ final class ConcurrentRegistration: ListedRegistration, @unchecked Sendable {
 
     /// The strong reference that keeps a `.strong` target alive. Guarded by the chain's mutex.
     var strongTarget: AnyObject?
-    /// What the target answers. Guarded by the chain's mutex.
-    var responses: [UInt32: AnyHandler]
-    /// Its sort key (``RegistrationList``). Guarded by the chain's mutex.
-    var order: UInt64 = 0
-    /// Set when it left the chain's indexes (``RegistrationList``). Guarded by the chain's mutex.
-    var isUnlisted = false
 
     init(serial: UInt64, target: AnyObject, retention: Retention, responses: [UInt32: AnyHandler]) {
-        self.serial = serial
-        identity = ObjectIdentifier(target)
         if weakHold(for: type(of: target)) == .zeroing {
             zeroing = ZeroingHold(target)
         } else {
@@ -85,7 +74,7 @@ final class ConcurrentRegistration: ListedRegistration, @unchecked Sendable {
             weakTarget = target
         }
         strongTarget = retention == .strong ? target : nil
-        self.responses = responses
+        super.init(target: target, serial: serial, responses: responses)
     }
 
     deinit {
