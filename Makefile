@@ -22,8 +22,9 @@ FUZZ_SECONDS ?= 60
 SOAK_MINUTES ?= 10
 TIMED = start=$$(date +%s); trap 'echo "[$@] $$(( $$(date +%s) - start ))s"' EXIT;
 
-.PHONY: bench test deps c-warnings c-layers swift-warnings format-lint format generate generated-check compile-fail \
-	unit-tests full-fences dependent-check release-tests callgrind-check callgrind-and-fuzz fuzz fuzz-coverage soak
+.PHONY: bench test deps c-warnings c-layers swift-warnings format-lint docs-check format generate generated-check \
+	compile-fail unit-tests full-fences dependent-check release-tests callgrind-check callgrind-and-fuzz fuzz \
+	fuzz-coverage soak
 
 ## Runs the benchmark CLI (release build): prints the table, and writes the published results
 ## (docs/benchmarks.md, with the date, machine, Swift version and commit) and the chart (docs/bench.svg);
@@ -41,10 +42,10 @@ bench: deps
 	fi
 
 ## Runs every check CI runs: warnings, formatting, generated code, snippets the compiler must reject,
-## the tests (debug under TSan, optimized under ASan), a dependent package each way, the
-## instruction counts and the fuzzer.
-test: deps c-warnings c-layers format-lint generated-check swift-warnings compile-fail unit-tests full-fences \
-	dependent-check release-tests callgrind-and-fuzz
+## the tests (debug under TSan, optimized under ASan), the DocC catalog, a dependent package each
+## way, the instruction counts and the fuzzer.
+test: deps c-warnings c-layers format-lint generated-check swift-warnings docs-check compile-fail unit-tests \
+	full-fences dependent-check release-tests callgrind-and-fuzz
 
 deps:
 	@if ! pkg-config --exists libbsd 2>/dev/null && ! dpkg -s libbsd-dev >/dev/null 2>&1; then \
@@ -85,6 +86,12 @@ format-lint:
 
 format:
 	$(SWIFT) format format --in-place --recursive --parallel Sources Tests
+
+## The library's DocC catalog builds with no warning (every symbol link resolves to one symbol):
+## `swift package generate-documentation --target FastDelegates --warnings-as-errors`, with the
+## debug steps' flags, so that it reuses their build (a few seconds after swift-warnings).
+docs-check:
+	@$(TIMED) $(FORGET_DESCRIPTION) BUILD_FLAGS="$(DEBUG_FLAGS)" scripts/docs-check.sh
 
 ## Regenerates the hand-written forwarders of the benchmark (HandWrittenWeak+Generated.swift) and
 ## the checked-in @DelegateProxy expansion it compiles (BenchScrollDelegate+Generated.swift).

@@ -17,8 +17,7 @@
 /// ```
 ///
 /// Semantics:
-/// - Targets are kept in registration order (``insert(_:at:retention:responses:)`` places one
-///   anywhere). A target added twice is one target.
+/// - Targets are kept in registration order (an `insert` overload places one anywhere). A target added twice is one target.
 /// - A target is held weakly unless added with ``Retention/strong``: never kept alive, never
 ///   called during or after its `deinit` (even when its last release happens on another thread
 ///   mid-send), never freed during its own handler, skipped once dead and its slot reclaimed.
@@ -48,7 +47,7 @@
 /// they may be any closure: one formed in `@MainActor` code calls main-actor methods directly,
 /// and any may capture non-`Sendable` values. For sends from several threads, see
 /// ``ConcurrentDelegateChain``.
-public final class DelegateChain: MessageDispatching {
+public final class DelegateChain: MessageDispatching, DelegateRegistering, InvocationObserving {
     /// Whether a void message stops at its first responder.
     public enum Mode: Sendable, Hashable {
         /// A void message reaches every live responder, in order.
@@ -65,13 +64,13 @@ public final class DelegateChain: MessageDispatching {
 
     /// Every registration in order, the identity and serial indexes, and the sweep rules (the
     /// model ``ConcurrentDelegateChain`` shares); the C table mirrors it for the hot path.
-    private var list = RegistrationList<Registration>()
+    private(set) var list = RegistrationList<ChainRegistration>()
     /// Dispatches that handed back dead targets or parked objects since the last sweep.
     private var cleanupsSinceSweep = 0
 
     /// The streams observing this chain's sends; nil while nobody observes.
     @usableFromInline
-    @exclusivity(unchecked) var observers: MessageObservers?
+    @exclusivity(unchecked) var observers: ObserverTable?
 
     /// Whether some registration ever held a forwarded message (``Responses/forwarding(_:)``):
     /// the walks then check each handler for one.
@@ -97,97 +96,21 @@ public final class DelegateChain: MessageDispatching {
 
     // MARK: - Adding
 
-    /// Adds `target` at the end, answering its type's ``DelegateResponder/responses``.
+    /// Adds `responder`'s target, answering its responses, at live index `index` of ``targets``
+    /// (at the end when nil): what every `add` and `insert` overload of ``DelegateRegistering``
+    /// calls.
     ///
-    /// If `target` is already in the chain it stays where it is; its responses are merged
-    /// with these (new handlers win) and its retention becomes `retention`. If `target` is this
-    /// chain, nothing happens (a chain is never its own target).
+    /// If the target is already in the chain it stays one target: its responses are merged with
+    /// these (new handlers win), its retention becomes `retention`, and a non-nil `index` moves
+    /// it there (counted among the other targets). If the target is this chain, nothing happens
+    /// (a chain is never its own target).
+    /// - Precondition: `index` is nil or `0 <= index <= targets.count` (not counting the target).
     /// - Returns: a token whose ``DelegateToken/cancel()`` removes the target.
     /// - Complexity: O(*m* log *n*) amortized for *m* messages answered by the target and *n*
-    ///   responders of each (inserting elsewhere than at the end also shifts the responders
-    ///   on the shorter side).
+    ///   responders of each, at the end; O(*n*) for *n* targets elsewhere (inserting also shifts
+    ///   the responders on the shorter side).
     @discardableResult
-    public func add<Target: DelegateResponder>(_ target: Target, retention: Retention = .weak) -> DelegateToken {
-        register(target, retention: retention, handlers: Target.responses.responses.handlers, at: nil)
-    }
-
-    /// Adds `target` at the end, answering `responses`.
-    @discardableResult
-    public func add<Target: AnyObject>(
-        _ target: Target, retention: Retention = .weak, responses: Responses<Target>
-    ) -> DelegateToken {
-        register(target, retention: retention, handlers: responses.handlers, at: nil)
-    }
-
-    /// As the overload taking ``Responses``, with `responses` in another form, such as
-    /// a type's ``SendableResponses``.
-    @discardableResult
-    public func add<Target: AnyObject>(
-        _ target: Target, retention: Retention = .weak, responses: some ResponseSet<Target>
-    ) -> DelegateToken {
-        register(target, retention: retention, handlers: responses.responses.handlers, at: nil)
-    }
-
-    /// Adds `target` at the end, answering the responses `build` declares for this registration.
-    ///
-    /// ```swift
-    /// chain.add(logger) { $0.on(Scroll.didScroll) { me, y in me.log(y) } }
-    /// ```
-    @discardableResult
-    public func add<Target: AnyObject>(
-        _ target: Target, retention: Retention = .weak,
-        _ build: (Responses<Target>) -> Responses<Target>
-    ) -> DelegateToken {
-        register(target, retention: retention, handlers: build(Responses()).handlers, at: nil)
-    }
-
-    /// Adds `target` at the end, answering its type's responses plus those `build` declares.
-    @discardableResult
-    public func add<Target: DelegateResponder>(
-        _ target: Target, retention: Retention = .weak,
-        _ build: (Responses<Target>) -> Responses<Target>
-    ) -> DelegateToken {
-        register(target, retention: retention, handlers: build(Target.responses.responses).handlers, at: nil)
-    }
-
-    /// Adds `responder`'s target at the end, answering its responses.
-    @discardableResult
-    public func add(_ responder: AnyResponder, retention: Retention = .weak) -> DelegateToken {
-        register(responder.target, retention: retention, handlers: responder.handlers, at: nil)
-    }
-
-    /// Inserts `target` so that it becomes the live target at `index` of ``targets``.
-    ///
-    /// A target already in the chain moves to `index` (counted among the other targets).
-    /// - Precondition: `0 <= index <= targets.count` (not counting `target` itself).
-    /// - Complexity: O(*n*) for *n* targets.
-    @discardableResult
-    public func insert<Target: AnyObject>(
-        _ target: Target, at index: Int, retention: Retention = .weak, responses: Responses<Target>
-    ) -> DelegateToken {
-        register(target, retention: retention, handlers: responses.handlers, at: index)
-    }
-
-    /// As the overload taking ``Responses``, with `responses` in another form, such as
-    /// a type's ``SendableResponses``.
-    @discardableResult
-    public func insert<Target: AnyObject>(
-        _ target: Target, at index: Int, retention: Retention = .weak, responses: some ResponseSet<Target>
-    ) -> DelegateToken {
-        register(target, retention: retention, handlers: responses.responses.handlers, at: index)
-    }
-
-    /// Inserts `target` at `index` of ``targets``, answering its type's responses.
-    @discardableResult
-    public func insert<Target: DelegateResponder>(
-        _ target: Target, at index: Int, retention: Retention = .weak
-    ) -> DelegateToken {
-        register(target, retention: retention, handlers: Target.responses.responses.handlers, at: index)
-    }
-
-    /// Inserts `responder`'s target at `index` of ``targets``, answering its responses.
-    @discardableResult
-    public func insert(_ responder: AnyResponder, at index: Int, retention: Retention = .weak) -> DelegateToken {
+    public func register(_ responder: AnyResponder, retention: Retention, at index: Int?) -> DelegateToken {
         register(responder.target, retention: retention, handlers: responder.handlers, at: index)
     }
 
@@ -248,48 +171,15 @@ public final class DelegateChain: MessageDispatching {
 
     // MARK: - Observing
 
-    /// A stream of the input of every send of `message` through this chain, from now on, seen
-    /// before the responders run: ``invocations(of:timing:bufferingPolicy:)`` with
-    /// ``InvocationTiming/beforeResponders``.
-    ///
-    /// This is RxCocoa's `sentMessage` timing: the stream sees each send (also one nobody
-    /// answers) before the responders are called, on the sending thread. Observing is not
-    /// responding: it never changes ``responds(to:)``, a breaking-mode stop or an answer. The
-    /// observer goes away when the consuming task ends or the stream is dropped (at the chain's
-    /// next send), and the stream finishes when the chain is gone. Events are buffered as
-    /// `bufferingPolicy` says (by default none is dropped).
+    /// A stream of every send of `message` through this chain, from now on, seen at `timing`
+    /// (see ``InvocationObserving``), on the sending thread.
     /// - Complexity: while nothing observes the chain, a send pays one flag check for this.
-    public func invocations<Input: Sendable, Output>(
-        of message: Message<Input, Output>,
-        bufferingPolicy: AsyncStream<Input>.Continuation.BufferingPolicy = .unbounded
-    ) -> AsyncStream<Input> {
-        invocations(of: message, timing: .beforeResponders, bufferingPolicy: bufferingPolicy)
-    }
-
-    /// A stream of every send of `message` through this chain, from now on, seen at `timing`:
-    /// its input before the responders run (``InvocationTiming/beforeResponders``, RxCocoa's
-    /// `sentMessage`), or its input and first answer once they ran
-    /// (``InvocationTiming/afterResponders``, RxCocoa's `methodInvoked`).
-    ///
-    /// ```swift
-    /// for await zoom in chain.invocations(of: Scroll.viewForZooming, timing: .afterResponders) {
-    ///     print(zoom.input, zoom.answer as Any)            // nil answer: nobody answered
-    /// }
-    /// ```
-    ///
-    /// Otherwise as ``invocations(of:bufferingPolicy:)``: every send is seen, on the sending
-    /// thread, and observing never changes an answer.
     public func invocations<Input, Output, Element: Sendable>(
         of message: Message<Input, Output>, timing: InvocationTiming<Input, Output, Element>,
         bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy = .unbounded
     ) -> AsyncStream<Element> {
         needsSlowPath = true
-        return MessageObservers.stream(of: message, timing: timing, in: &observers, bufferingPolicy: bufferingPolicy)
-    }
-
-    /// How many streams observe `message`.
-    func observerCount<Input, Output>(of message: Message<Input, Output>) -> Int {
-        observers?.count(of: message.id) ?? 0
+        return ObserverTable.stream(of: message, timing: timing, in: &observers, bufferingPolicy: bufferingPolicy)
     }
 
     // MARK: - Internals
@@ -300,47 +190,9 @@ public final class DelegateChain: MessageDispatching {
         unregister(registration)
     }
 
-    /// Test hook: the C table's next slot takes generation `next` + 1 (see
-    /// `cdt_chain_debug_set_next_generation`).
-    func setNextGenerationForTesting(_ next: UInt32) {
-        table.setNextGeneration(next)
-    }
-
-    /// The C generation of `target`'s slot, for tests.
-    func generationForTesting(of target: AnyObject) -> UInt32? {
-        liveRegistration(of: target)?.handle.generation
-    }
-
-    /// Registrations whose zeroing hold keeps the memory of a dead target, for tests: what
-    /// memory a chain that never sends holds beyond its live targets.
-    var deadAllocationsHeld: Int {
-        list.entries.reduce(0) { $0 + ($1.holdsDeadAllocation ? 1 : 0) }
-    }
-
-    /// Sizes of the C table, for tests and the benchmark.
-    var tableStats: (liveSlots: Int, slotCapacity: Int, messages: Int, entries: Int) {
-        let stats = table.stats
-        return (Int(stats.live_slots), Int(stats.slot_capacity), Int(stats.messages), Int(stats.entries))
-    }
-
-    func holdForTesting(of target: AnyObject) -> Registration.Hold? {
-        liveRegistration(of: target)?.hold
-    }
-
-    /// Registrations not removed: live, or dead and not yet swept.
-    var registrationCount: Int {
-        list.listedCount
-    }
-
-    /// Registrations the chain's list holds, removed ones not yet swept included: what its
-    /// memory grows with.
-    var registrationListCount: Int {
-        list.entries.count
-    }
-
-    var invariantViolation: Int32 { table.invariantViolation }
-
-    private func liveRegistration(of target: AnyObject) -> Registration? {
+    /// The registration of `target`, if `target` is in the chain. A registration whose target
+    /// died (and whose address `target` now has) is unregistered.
+    func liveRegistration(of target: AnyObject) -> ChainRegistration? {
         let (live, stale) = list.lookup(target)
         // A stale registration's target died and another object now has its address.
         if let stale { unregister(stale) }
@@ -358,7 +210,7 @@ public final class DelegateChain: MessageDispatching {
             needsSlowPath = true
         }
         let table = self.table
-        let registration: Registration
+        let registration: ChainRegistration
         if let existing = liveRegistration(of: target) {
             registration = existing
             table.setRetention(of: existing, to: retention, target: target)
@@ -369,7 +221,7 @@ public final class DelegateChain: MessageDispatching {
             }
         } else {
             if list.sweepIsDue { sweepDead() }
-            registration = Registration(
+            registration = ChainRegistration(
                 target: target, serial: list.makeSerial(), retention: retention, responses: handlers)
             list.insert(registration, atLiveIndex: index, isAlive: { $0.isAlive }, renumbered: { table.renumber($0) })
             table.acquire(registration)
@@ -379,7 +231,7 @@ public final class DelegateChain: MessageDispatching {
 
     /// O(1) amortized besides the C table's work: the registration leaves the list with the
     /// next sweep, which runs once removed ones make up half of the list.
-    private func unregister(_ registration: Registration) {
+    private func unregister(_ registration: ChainRegistration) {
         table.release(registration)
         registration.isDead = true
         if list.unlist(registration) {

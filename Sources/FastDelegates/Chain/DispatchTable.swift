@@ -1,11 +1,11 @@
 import CDispatchTable
 
-// With Registration.swift, the only file of the chain that touches unsafe pointers and manual
+// With ChainRegistration.swift, the only file of the chain that touches unsafe pointers and manual
 // reference counts.
 //
 // Ownership:
 // - `DispatchTable` owns its `cdt_chain` (created in init, destroyed in deinit).
-// - Each acquired C slot holds one +1 retain of its `Registration` (taken in `acquire`, given
+// - Each acquired C slot holds one +1 retain of its `ChainRegistration` (taken in `acquire`, given
 //   back in `release` or deinit). A registration released while a dispatch is inside is also
 //   parked in `graveyard` until the outermost dispatch leaves, so a running handler's
 //   registration, handler and target stay alive.
@@ -59,7 +59,7 @@ final class DispatchTable {
     var isDispatching: Bool { chain.pointee.depth > 0 }
 
     /// Gives `registration` a slot and enters its responses into the table.
-    func acquire(_ registration: Registration) {
+    func acquire(_ registration: ChainRegistration) {
         let object = Unmanaged.passRetained(registration)
         var handle = cdt_handle()
         guard cdt_chain_acquire(chain, object.toOpaque(), registration.order, &handle) == 0 else {
@@ -74,37 +74,37 @@ final class DispatchTable {
     }
 
     /// Changes how `registration` holds its target (`target`).
-    func setRetention(of registration: Registration, to retention: Retention, target: AnyObject) {
+    func setRetention(of registration: ChainRegistration, to retention: Retention, target: AnyObject) {
         if isDispatching, registration.hold != .weak, let held = registration.target { park(held) }
         registration.setRetention(retention, of: target)
         syncTarget(of: registration)
     }
 
     /// Mirrors the registration's hold into its C slot.
-    private func syncTarget(of registration: Registration) {
+    private func syncTarget(of registration: ChainRegistration) {
         cdt_chain_set_target(chain, registration.handle, registration.heldTarget, registration.targetKind)
     }
 
     /// Removes `registration`'s entries and frees its slot.
-    func release(_ registration: Registration) {
+    func release(_ registration: ChainRegistration) {
         let messages = Array(registration.responses.keys)
         guard let object = cdt_chain_release(chain, registration.handle, messages, messages.count) else { return }
         // Generation 0 is never live: the released handle can never name a slot again, even one
         // that a later acquisition gives the same generation after the counter wraps.
         registration.handle = cdt_handle(slot: 0, generation: 0)
         if isDispatching { park(registration) }
-        Unmanaged<Registration>.fromOpaque(object).release()
+        Unmanaged<ChainRegistration>.fromOpaque(object).release()
     }
 
     /// Lets go of a released registration's target. A strong target is parked while a dispatch
     /// runs (its handler may be running); otherwise it may die here, running its deinit.
-    func releaseTarget(of registration: Registration) {
+    func releaseTarget(of registration: ChainRegistration) {
         if isDispatching, registration.hold == .strong, let held = registration.target { park(held) }
         registration.releaseTarget()
     }
 
     /// Replaces `registration`'s responses with `responses`.
-    func replaceResponses(of registration: Registration, with responses: [UInt32: AnyHandler]) {
+    func replaceResponses(of registration: ChainRegistration, with responses: [UInt32: AnyHandler]) {
         for (message, handler) in registration.responses where responses[message] !== handler {
             if responses[message] == nil { removeEntry(registration, message: message) }
             if isDispatching { park(handler) }
@@ -116,7 +116,7 @@ final class DispatchTable {
     }
 
     /// Moves `registration` to its new sort key (`order`), re-placing its entries.
-    func move(_ registration: Registration) {
+    func move(_ registration: ChainRegistration) {
         for message in registration.responses.keys {
             removeEntry(registration, message: message)
         }
@@ -128,7 +128,7 @@ final class DispatchTable {
 
     /// Mirrors `registration`'s new sort key (which keeps it where it is relative to the
     /// others) into its C slot.
-    func renumber(_ registration: Registration) {
+    func renumber(_ registration: ChainRegistration) {
         cdt_chain_set_order(chain, registration.handle, registration.order)
     }
 
@@ -174,25 +174,25 @@ final class DispatchTable {
         needsCleanup = true
     }
 
-    private func insertEntry(_ registration: Registration, message: UInt32, handler: AnyHandler) {
+    private func insertEntry(_ registration: ChainRegistration, message: UInt32, handler: AnyHandler) {
         let pointer = UnsafeRawPointer(Unmanaged.passUnretained(handler).toOpaque())
         guard cdt_chain_insert_entry(chain, registration.handle, message, pointer) == 0 else {
             fatalError("FastDelegates: out of memory registering a handler")
         }
     }
 
-    private func removeEntry(_ registration: Registration, message: UInt32) {
+    private func removeEntry(_ registration: ChainRegistration, message: UInt32) {
         // Fails only during a dispatch, when the copy a removal needs cannot be allocated.
         guard cdt_chain_remove_entry(chain, registration.handle, message) == 0 else {
             fatalError("FastDelegates: out of memory removing a handler")
         }
     }
 
-    private func forEachSlotObject(_ body: (UInt32, Unmanaged<Registration>) -> Void) {
+    private func forEachSlotObject(_ body: (UInt32, Unmanaged<ChainRegistration>) -> Void) {
         let slots = chain.pointee.slots
         for index in 0..<chain.pointee.slot_count {
             guard let slots, slots[Int(index)].generation != 0, let object = slots[Int(index)].object else { continue }
-            body(index, Unmanaged<Registration>.fromOpaque(object))
+            body(index, Unmanaged<ChainRegistration>.fromOpaque(object))
         }
     }
 
@@ -222,14 +222,8 @@ final class DispatchTable {
             let handler = Unmanaged<Handler<Input, Output>>.fromOpaque(entry.handler.unsafelyUnwrapped)
             let outcome: Bool?
             if slot.kind == CDT_TARGET_ZEROING.rawValue {
-                let pointer = slot.target.unsafelyUnwrapped
-                if swift_tryRetain(pointer) != nil {
-                    outcome = Unmanaged<AnyObject>.fromOpaque(pointer)._withUnsafeGuaranteedRef { target in
-                        handler._withUnsafeGuaranteedRef { body(target, $0) }
-                    }
-                    swift_release(pointer)
-                } else {
-                    outcome = nil
+                outcome = ZeroingHold.withTarget(at: slot.target.unsafelyUnwrapped) { target in
+                    handler._withUnsafeGuaranteedRef { body(target, $0) }
                 }
             } else if slot.kind == CDT_TARGET_STRONG.rawValue {
                 outcome = Unmanaged<AnyObject>.fromOpaque(slot.target.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
@@ -237,14 +231,15 @@ final class DispatchTable {
                     handler._withUnsafeGuaranteedRef { body(target, $0) }
                 }
             } else {
-                outcome = Unmanaged<Registration>.fromOpaque(slot.object.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
-                    registration -> Bool? in
-                    guard let target = registration.weakTarget else { return nil }
-                    return handler._withUnsafeGuaranteedRef { body(target, $0) }
-                }
+                outcome = Unmanaged<ChainRegistration>.fromOpaque(slot.object.unsafelyUnwrapped)
+                    ._withUnsafeGuaranteedRef {
+                        registration -> Bool? in
+                        guard let target = registration.weakTarget else { return nil }
+                        return handler._withUnsafeGuaranteedRef { body(target, $0) }
+                    }
             }
             guard let outcome else {
-                Unmanaged<Registration>.fromOpaque(slot.object.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
+                Unmanaged<ChainRegistration>.fromOpaque(slot.object.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
                     $0.isDead = true
                 }
                 needsCleanup = true

@@ -10,7 +10,7 @@ import Synchronization
 /// ```
 ///
 /// It has the API and the semantics of ``DelegateChain``: registration order (with
-/// ``insert(_:at:retention:responses:)``), a target added twice is one target with merged
+/// ``SendableDelegateRegistering/insert(_:at:retention:responses:)``), a target added twice is one target with merged
 /// responses, weak targets by default (``Retention/strong`` on request), dead targets skipped and
 /// reclaimed, breaking or non-breaking void messages, the first live responder's answer (`nil`
 /// or a default when nobody answers, never a trap), and handlers that may mutate the chain and
@@ -51,7 +51,7 @@ import Synchronization
 /// (an unowned reference, each call under `swift_tryRetain`), thread-safe: a target whose last
 /// release happens on another thread mid-send finishes its call alive and is never called
 /// again.
-public final class ConcurrentDelegateChain: Sendable {
+public final class ConcurrentDelegateChain: Sendable, SendableDelegateRegistering, InvocationObserving {
     /// Whether a void message stops at its first responder (the same modes as ``DelegateChain``).
     public typealias Mode = DelegateChain.Mode
 
@@ -88,7 +88,7 @@ public final class ConcurrentDelegateChain: Sendable {
 
     /// The streams observing this chain's sends (nil while none does), under their own lock:
     /// sends on any thread notify them, streams end on any thread.
-    let observers = HandoffMutex<MessageObservers?>(nil)
+    let observers = HandoffMutex<ObserverTable?>(nil)
 
     struct State: Sendable {
         /// The registration model ``DelegateChain`` uses too: order, indexes, sweep rules.
@@ -132,85 +132,20 @@ public final class ConcurrentDelegateChain: Sendable {
 
     // MARK: - Adding
 
-    /// Adds `target` at the end, answering its type's ``DelegateResponder/responses``.
+    /// Adds `responder`'s target, answering its `@Sendable` handlers, at live index `index` of
+    /// ``targets`` (at the end when nil): what every `add` and `insert` overload of
+    /// ``SendableDelegateRegistering`` calls.
     ///
-    /// If `target` is already in the chain it stays where it is; its responses are merged with
-    /// these (new handlers win) and its retention becomes `retention`. Sends that start after
-    /// this returns see the change; sends already running do not.
+    /// If the target is already in the chain it stays one target: its responses are merged with
+    /// these (new handlers win), its retention becomes `retention`, and a non-nil `index` moves
+    /// it there (counted among the other targets). Sends that start after this returns see the
+    /// change; sends already running do not.
+    /// - Precondition: `index` is nil or `0 <= index <= targets.count` (not counting the target).
     /// - Returns: a token whose ``ConcurrentDelegateToken/cancel()`` removes the target.
     /// - Complexity: O(*n* + *e*) for *n* targets answering *e* (target, message) pairs: the
     ///   chain's snapshot is rebuilt under its mutex.
     @discardableResult
-    public func add<Target: DelegateResponder>(_ target: Target, retention: Retention = .weak)
-        -> ConcurrentDelegateToken where Target.DeclaredResponses == SendableResponses<Target>
-    {
-        register(target, retention: retention, handlers: Target.responses.handlers, at: nil)
-    }
-
-    /// Adds `target` at the end, answering `responses`.
-    /// - Complexity: O(*n* + *e*), as ``add(_:retention:)``.
-    @discardableResult
-    public func add<Target: AnyObject>(
-        _ target: Target, retention: Retention = .weak, responses: SendableResponses<Target>
-    ) -> ConcurrentDelegateToken {
-        register(target, retention: retention, handlers: responses.handlers, at: nil)
-    }
-
-    /// Adds `target` at the end, answering the responses `build` declares for this registration.
-    /// - Complexity: O(*n* + *e*), as ``add(_:retention:)``.
-    @discardableResult
-    public func add<Target: AnyObject>(
-        _ target: Target, retention: Retention = .weak,
-        _ build: (SendableResponses<Target>) -> SendableResponses<Target>
-    ) -> ConcurrentDelegateToken {
-        register(target, retention: retention, handlers: build(SendableResponses()).handlers, at: nil)
-    }
-
-    /// Adds `target` at the end, answering its type's responses plus those `build` declares.
-    /// - Complexity: O(*n* + *e*), as ``add(_:retention:)``.
-    @discardableResult
-    public func add<Target: DelegateResponder>(
-        _ target: Target, retention: Retention = .weak,
-        _ build: (SendableResponses<Target>) -> SendableResponses<Target>
-    ) -> ConcurrentDelegateToken where Target.DeclaredResponses == SendableResponses<Target> {
-        register(target, retention: retention, handlers: build(Target.responses).handlers, at: nil)
-    }
-
-    /// Adds `responder`'s target at the end, answering its `@Sendable` handlers.
-    ///
-    /// An ``AnyResponder`` is not accepted: its handlers need not be `@Sendable`.
-    /// - Complexity: O(*n* + *e*), as ``add(_:retention:)``.
-    @discardableResult
-    public func add(_ responder: AnySendableResponder, retention: Retention = .weak) -> ConcurrentDelegateToken {
-        register(responder.target, retention: retention, handlers: responder.handlers, at: nil)
-    }
-
-    /// Inserts `target` so that it becomes the live target at `index` of ``targets``.
-    ///
-    /// A target already in the chain moves to `index` (counted among the other targets).
-    /// - Precondition: `0 <= index <= targets.count` (not counting `target` itself).
-    /// - Complexity: O(*n* + *e*), as ``add(_:retention:)``.
-    @discardableResult
-    public func insert<Target: AnyObject>(
-        _ target: Target, at index: Int, retention: Retention = .weak, responses: SendableResponses<Target>
-    ) -> ConcurrentDelegateToken {
-        register(target, retention: retention, handlers: responses.handlers, at: index)
-    }
-
-    /// Inserts `target` at `index` of ``targets``, answering its type's responses.
-    /// - Complexity: O(*n* + *e*), as ``add(_:retention:)``.
-    @discardableResult
-    public func insert<Target: DelegateResponder>(
-        _ target: Target, at index: Int, retention: Retention = .weak
-    ) -> ConcurrentDelegateToken where Target.DeclaredResponses == SendableResponses<Target> {
-        register(target, retention: retention, handlers: Target.responses.handlers, at: index)
-    }
-
-    /// Inserts `responder`'s target at `index` of ``targets``, answering its `@Sendable` handlers.
-    /// - Precondition: `0 <= index <= targets.count` (not counting the target itself).
-    /// - Complexity: O(*n* + *e*), as ``add(_:retention:)``.
-    @discardableResult
-    public func insert(_ responder: AnySendableResponder, at index: Int, retention: Retention = .weak)
+    public func register(_ responder: AnySendableResponder, retention: Retention, at index: Int?)
         -> ConcurrentDelegateToken
     {
         register(responder.target, retention: retention, handlers: responder.handlers, at: index)
@@ -329,36 +264,20 @@ public final class ConcurrentDelegateChain: Sendable {
 
     // MARK: - Observing
 
-    /// A stream of the input of every send of `message` through this chain, from now on, seen
-    /// before the responders run: ``invocations(of:timing:bufferingPolicy:)`` with
-    /// ``InvocationTiming/beforeResponders``.
+    /// A stream of every send of `message` through this chain, from now on, seen at `timing`
+    /// (see ``InvocationObserving``), on the sending thread.
     ///
-    /// As ``DelegateChain/invocations(of:bufferingPolicy:)``: the stream sees each send (also
-    /// one nobody answers) before the responders are called, on the sending thread, and
-    /// observing is not responding. Sends on several threads are all seen; the order of two
-    /// sends made at the same time on different threads is the order in which they reached the
-    /// observers' lock. The observer goes away when the consuming task ends or the stream is
-    /// dropped (at the chain's next send), and the stream finishes when the chain is gone.
+    /// Sends on several threads are all seen; the order of two sends made at the same time on
+    /// different threads is the order in which they reached the observers' lock.
     /// - Complexity: while nothing observes the chain, a send pays one relaxed atomic load for
     ///   this; while something does, a send takes the observers' lock once (twice when a stream
     ///   sees it after the responders).
-    public func invocations<Input: Sendable, Output>(
-        of message: Message<Input, Output>,
-        bufferingPolicy: AsyncStream<Input>.Continuation.BufferingPolicy = .unbounded
-    ) -> AsyncStream<Input> {
-        invocations(of: message, timing: .beforeResponders, bufferingPolicy: bufferingPolicy)
-    }
-
-    /// A stream of every send of `message` through this chain, from now on, seen at `timing`:
-    /// its input before the responders run (``InvocationTiming/beforeResponders``), or its input
-    /// and first answer once they ran (``InvocationTiming/afterResponders``), on the sending
-    /// thread. Otherwise as ``invocations(of:bufferingPolicy:)``.
     public func invocations<Input, Output, Element: Sendable>(
         of message: Message<Input, Output>, timing: InvocationTiming<Input, Output, Element>,
         bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy = .unbounded
     ) -> AsyncStream<Element> {
         observers.withLock { observers -> AsyncStream<Element> in
-            let stream = MessageObservers.stream(
+            let stream = ObserverTable.stream(
                 of: message, timing: timing, in: &observers, bufferingPolicy: bufferingPolicy)
             observed.store(true, ordering: .relaxed)
             return stream
@@ -394,11 +313,6 @@ public final class ConcurrentDelegateChain: Sendable {
         }
     }
 
-    /// How many streams observe `message`.
-    func observerCount<Input, Output>(of message: Message<Input, Output>) -> Int {
-        observers.withLock { $0?.count(of: message.id) ?? 0 }
-    }
-
     // MARK: - Internals
 
     /// Runs `body` under the chain's mutex.
@@ -408,7 +322,7 @@ public final class ConcurrentDelegateChain: Sendable {
     /// sections as racing. A release-increment of `handoff` at the end of each critical section,
     /// read with acquire at the start of the next, states the ordering the mutex already gives
     /// (two uncontended atomic operations per mutation, none per send).
-    private func locked<Result: Sendable>(_ body: (inout State) -> Result) -> Result {
+    func locked<Result: Sendable>(_ body: (inout State) -> Result) -> Result {
         state.withLock { state in
             _ = handoff.load(ordering: .acquiring)
             defer { handoff.wrappingAdd(1, ordering: .releasing) }
@@ -426,15 +340,15 @@ public final class ConcurrentDelegateChain: Sendable {
     }
 
     /// Removes the registration a token made, if it is still in the chain.
-    func removeRegistration(id: UInt64) {
+    func removeRegistration(serial: UInt64) {
         let (draining, garbage) = locked { state -> ([ConcurrentRegistration], Garbage) in
             var garbage = Garbage()
-            if let registration = state.list.entry(serial: id) {
+            if let registration = state.list.entry(serial: serial) {
                 Self.unregister(registration, from: &state, garbage: &garbage)
                 publish(&state, garbage: &garbage)
             }
             // Also when another thread removed it first: its calls may still run.
-            return (state.stillDraining({ $0.id == id }, readSide: readSide), garbage)
+            return (state.stillDraining({ $0.serial == serial }, readSide: readSide), garbage)
         }
         withExtendedLifetime(garbage) {}
         finishRemoval(waitingFor: draining)
@@ -453,39 +367,11 @@ public final class ConcurrentDelegateChain: Sendable {
         if garbage != nil { reclaimRetired() }
     }
 
-    /// Whether `target`'s registration holds it on the zeroing fast path (nil if it has none),
-    /// for tests.
-    func holdIsZeroingForTesting(of target: AnyObject) -> Bool? {
-        let target = Unchecked(target)
-        return locked { state in
-            state.list.lookup(target.value).live.map { $0.zeroingTarget != nil }
-        }
-    }
-
-    /// How many removed registrations the chain keeps because their calls may still run, for
-    /// tests.
-    var drainingCount: Int {
-        locked { $0.draining.count }
-    }
-
-    /// How many registrations the chain keeps (live or not yet reclaimed), for tests.
-    var registrationCount: Int {
-        locked { $0.list.listedCount }
-    }
-
-    /// How many entries the published snapshot has, for tests.
-    var snapshotEntryCount: Int {
-        let dispatch = enterConcurrentDispatch(readSide, cell: cell)
-        let count = cell.load()._withUnsafeGuaranteedRef { $0.entries.count }
-        leaveConcurrentDispatch(readSide, dispatch, cell: cell)
-        return count
-    }
-
     private func register(
         _ target: AnyObject, retention: Retention, handlers: [UInt32: AnyHandler], at index: Int?
     ) -> ConcurrentDelegateToken {
         let request = Unchecked((target, handlers))
-        let (id, garbage) = locked { state -> (UInt64, Garbage) in
+        let (serial, garbage) = locked { state -> (UInt64, Garbage) in
             let (target, handlers) = request.value
             var garbage = Garbage()
             _ = Self.sweepDead(&state, garbage: &garbage)
@@ -506,16 +392,16 @@ public final class ConcurrentDelegateChain: Sendable {
                 }
             } else {
                 registration = ConcurrentRegistration(
-                    id: state.list.makeSerial(), target: target, retention: retention, responses: handlers)
+                    serial: state.list.makeSerial(), target: target, retention: retention, responses: handlers)
                 state.list.insert(
                     registration, atLiveIndex: index, isAlive: { Self.isAlive($0, &garbage) }, renumbered: { _ in })
             }
             publish(&state, garbage: &garbage)
-            return (registration.id, garbage)
+            return (registration.serial, garbage)
         }
         withExtendedLifetime(garbage) {}
         reclaimRetired()
-        return ConcurrentDelegateToken(link: link, id: id)
+        return ConcurrentDelegateToken(link: link, serial: serial)
     }
 
     /// Ends a removal once the chain's mutex is released: waits for the running calls of

@@ -16,6 +16,13 @@ import Darwin
 /// one 12-byte value, so a lookup reads one cache line.
 @usableFromInline
 final class ConcurrentSnapshot: @unchecked Sendable {
+    // Sound: immutable once `init` returns (every stored property is a `let` of immutable
+    // values). Its entries name registrations, handlers and targets unretained, and `owners`
+    // keeps each alive for the snapshot's life; a thread reads it only inside a dispatch that
+    // announced itself before loading it, and the read side releases a retired snapshot only
+    // once no such dispatch can still run (see `SnapshotCell` and `ReadSide`). The registrations
+    // it reaches are `Sendable`; the handlers it calls are `@Sendable` (`SendableResponses`).
+
     /// One bucket of the table: a message id and its responders' range in `entries`.
     @usableFromInline
     struct Bucket {
@@ -134,7 +141,7 @@ final class ConcurrentSnapshot: @unchecked Sendable {
     /// fence, *before* the registration's `removed` flag is checked; the slot is cleared after
     /// the call. So a remover that set the flag, ran a heavy fence, and then sees no slot naming
     /// the registration knows that no call runs and none can start (see `ReadSide`). Nested
-    /// deeper than `trackedDepth`, calls count themselves in the registration's `inFlight`.
+    /// deeper than `announcedDepth`, calls count themselves in the registration's `inFlight`.
     /// - Complexity: O(1) expected to find the responders, then O(1) per responder; no
     ///   allocation, no lock, no fence but compiler barriers where the OS has a process-wide
     ///   barrier, no reference counting but the call's strong reference to a zeroing target
@@ -144,7 +151,7 @@ final class ConcurrentSnapshot: @unchecked Sendable {
         of message: Message<Input, Output>, record: ReaderRecord, level: Int, readSide: ReadSide,
         _ body: (AnyObject, Handler<Input, Output>) -> Bool
     ) -> Bool {
-        guard level < trackedDepth else { return forEachCountedResponder(of: message, body) }
+        guard level < announcedDepth else { return forEachCountedResponder(of: message, body) }
         let asymmetric = readSide.asymmetric
         var sawDead = false
         let range = responders(of: message.id)
@@ -170,7 +177,7 @@ final class ConcurrentSnapshot: @unchecked Sendable {
         }
     }
 
-    /// `forEachResponder` for a dispatch nested deeper than `trackedDepth` (rare): each call is
+    /// `forEachResponder` for a dispatch nested deeper than `announcedDepth` (rare): each call is
     /// announced in the registration's `inFlight` counter (sequentially consistent) before its
     /// `removed` flag is checked.
     @inlinable @inline(never)
@@ -208,17 +215,16 @@ final class ConcurrentSnapshot: @unchecked Sendable {
                 handler._withUnsafeGuaranteedRef { body(target, $0) }
             }
         }
-        if let pointer = registration.zeroingTarget {
-            // The strong reference of the call: the target cannot deinitialize during it. The
-            // runtime's entry points are called directly (cdt_swift_runtime.h): no wrapper frame.
-            guard swift_tryRetain(pointer) != nil else {
+        if let zeroing = registration.zeroing {
+            // The strong reference of the call: the target cannot deinitialize during it.
+            let outcome = ZeroingHold.withTarget(at: zeroing.pointer) { target in
+                handler._withUnsafeGuaranteedRef { body(target, $0) }
+            }
+            guard let outcome else {
                 sawDead = true
                 return false
             }
-            defer { swift_release(pointer) }
-            return Unmanaged<AnyObject>.fromOpaque(pointer)._withUnsafeGuaranteedRef { target in
-                handler._withUnsafeGuaranteedRef { body(target, $0) }
-            }
+            return outcome
         }
         guard let target = registration.weakTarget else {
             sawDead = true

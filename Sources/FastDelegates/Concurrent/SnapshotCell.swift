@@ -9,7 +9,7 @@ import Synchronization
 /// snapshot and retires the old one, with its reference and a fresh epoch; `reclaim` releases
 /// it once no dispatch that might have read it is still running (see `ReadSide`).
 @usableFromInline
-final class SnapshotCell: @unchecked Sendable {
+final class SnapshotCell: Sendable {
     @usableFromInline
     let current: Atomic<Unmanaged<ConcurrentSnapshot>>
 
@@ -18,12 +18,12 @@ final class SnapshotCell: @unchecked Sendable {
     @usableFromInline
     let pending = Atomic<Int>(0)
 
-    /// Dispatches of this chain nested deeper than `trackedDepth` running now, on any thread
+    /// Dispatches of this chain nested deeper than `announcedDepth` running now, on any thread
     /// (such a dispatch is not named in its thread's record).
     @usableFromInline
     let deepDispatches = Atomic<Int>(0)
 
-    private struct Retired: @unchecked Sendable {
+    private struct Retired: Sendable {
         let epoch: UInt64
         /// Holds the reference the cell held.
         let snapshot: Unmanaged<ConcurrentSnapshot>

@@ -38,12 +38,7 @@ extension MessageDispatching {
     /// - Returns: the first live responder's answer, or nil if no live target answers.
     @inlinable
     public func send<Input, Output>(_ message: Message<Input, Output>, _ input: Input) -> Output? {
-        var answer: Output?
-        _ = forEachAnswer(to: message, input) { output in
-            answer = output
-            return true
-        }
-        return answer
+        firstAnswer(to: message, input)
     }
 
     /// Sends a message with an answer and no input to the first live responder.
@@ -67,12 +62,7 @@ extension MessageDispatching {
     /// - Returns: the first live responder's answer, or nil if no live target answers.
     @inlinable
     public func send<Input, Wrapped>(_ message: Message<Input, Wrapped?>, _ input: Input) -> Wrapped? {
-        var answer: Wrapped?
-        _ = forEachAnswer(to: message, input) { output in
-            answer = output
-            return true
-        }
-        return answer
+        firstAnswer(to: message, input) ?? nil
     }
 
     /// Sends a message with no input whose answer is itself optional to the first live
@@ -127,5 +117,17 @@ extension MessageDispatching {
         _ message: Message<Void, Output>, combining combination: AnswerCombination<Output, Result>
     ) -> Result {
         send(message, (), combining: combination)
+    }
+
+    /// The first live responder's answer to `message`, or nil if no live target answers: every
+    /// first-answer send is this walk, stopped at its first answer.
+    @inlinable
+    func firstAnswer<Input, Output>(to message: Message<Input, Output>, _ input: Input) -> Output? {
+        var answer: Output?
+        _ = forEachAnswer(to: message, input) { output in
+            answer = output
+            return true
+        }
+        return answer
     }
 }

@@ -42,7 +42,7 @@ public final class DelegateRouter<Key: Hashable>: MessageDispatching {
     var storedKey: Key
 
     @usableFromInline
-    @exclusivity(unchecked) var observers: MessageObservers?
+    @exclusivity(unchecked) var observers: ObserverTable?
 
     /// A router whose current key is `key` until you set ``key``.
     public init(key: Key) {
@@ -180,33 +180,17 @@ public final class DelegateRouter<Key: Hashable>: MessageDispatching {
         activeChain.responds(to: message)
     }
 
-    /// A stream of the input of every send of `message` through this router, from now on, seen
-    /// before the responders run (RxCocoa's `sentMessage` timing; for the input and the answer
-    /// after they ran, see ``invocations(of:timing:bufferingPolicy:)``).
-    ///
-    /// Observing is not responding: it never changes ``responds(to:)`` or an answer. The
-    /// observer goes away when the consuming task ends or the stream is dropped, and the
-    /// stream finishes when the router is gone.
-    public func invocations<Input: Sendable, Output>(
-        of message: Message<Input, Output>,
-        bufferingPolicy: AsyncStream<Input>.Continuation.BufferingPolicy = .unbounded
-    ) -> AsyncStream<Input> {
-        MessageObservers.stream(of: message, in: &observers, bufferingPolicy: bufferingPolicy)
-    }
-
-    /// A stream of every send of `message` through this router, from now on, seen at `timing`:
-    /// its input before the responders run (``InvocationTiming/beforeResponders``), or its input
-    /// and first answer once they ran (``InvocationTiming/afterResponders``). Otherwise as
-    /// ``invocations(of:bufferingPolicy:)``.
+    /// A stream of every send of `message` through this router, from now on, seen at `timing`
+    /// (see ``InvocationObserving``).
     public func invocations<Input, Output, Element: Sendable>(
         of message: Message<Input, Output>, timing: InvocationTiming<Input, Output, Element>,
         bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy = .unbounded
     ) -> AsyncStream<Element> {
-        MessageObservers.stream(of: message, timing: timing, in: &observers, bufferingPolicy: bufferingPolicy)
+        ObserverTable.stream(of: message, timing: timing, in: &observers, bufferingPolicy: bufferingPolicy)
     }
 }
 
 @available(*, unavailable, message: "DelegateRouter is not thread-safe; confine it to one thread or actor")
 extension DelegateRouter: Sendable {}
 
-extension DelegateRouter: ObservedDispatcher {}
+extension DelegateRouter: ObservedDispatcher, InvocationObserving {}

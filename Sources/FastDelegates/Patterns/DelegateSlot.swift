@@ -36,7 +36,7 @@ public final class DelegateSlot: MessageDispatching {
     let secondaryChain = DelegateChain()
 
     @usableFromInline
-    @exclusivity(unchecked) var observers: MessageObservers?
+    @exclusivity(unchecked) var observers: ObserverTable?
 
     /// A slot with no primary and no secondaries.
     public init() {}
@@ -165,33 +165,17 @@ public final class DelegateSlot: MessageDispatching {
         primaryChain.responds(to: message) || secondaryChain.responds(to: message)
     }
 
-    /// A stream of the input of every send of `message` through this slot, from now on, seen
-    /// before the responders run (RxCocoa's `sentMessage` timing; for the input and the answer
-    /// after they ran, see ``invocations(of:timing:bufferingPolicy:)``).
-    ///
-    /// Observing is not responding: it never changes ``responds(to:)`` or an answer. The
-    /// observer goes away when the consuming task ends or the stream is dropped, and the
-    /// stream finishes when the slot is gone.
-    public func invocations<Input: Sendable, Output>(
-        of message: Message<Input, Output>,
-        bufferingPolicy: AsyncStream<Input>.Continuation.BufferingPolicy = .unbounded
-    ) -> AsyncStream<Input> {
-        MessageObservers.stream(of: message, in: &observers, bufferingPolicy: bufferingPolicy)
-    }
-
-    /// A stream of every send of `message` through this slot, from now on, seen at `timing`:
-    /// its input before the responders run (``InvocationTiming/beforeResponders``), or its input
-    /// and first answer once they ran (``InvocationTiming/afterResponders``). Otherwise as
-    /// ``invocations(of:bufferingPolicy:)``.
+    /// A stream of every send of `message` through this slot, from now on, seen at `timing`
+    /// (see ``InvocationObserving``).
     public func invocations<Input, Output, Element: Sendable>(
         of message: Message<Input, Output>, timing: InvocationTiming<Input, Output, Element>,
         bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy = .unbounded
     ) -> AsyncStream<Element> {
-        MessageObservers.stream(of: message, timing: timing, in: &observers, bufferingPolicy: bufferingPolicy)
+        ObserverTable.stream(of: message, timing: timing, in: &observers, bufferingPolicy: bufferingPolicy)
     }
 }
 
 @available(*, unavailable, message: "DelegateSlot is not thread-safe; confine it to one thread or actor")
 extension DelegateSlot: Sendable {}
 
-extension DelegateSlot: ObservedDispatcher {}
+extension DelegateSlot: ObservedDispatcher, InvocationObserving {}

@@ -16,7 +16,7 @@
 /// ```
 ///
 /// A non-final class cannot state `Responses<Self>`; register its instances with
-/// ``DelegateChain/add(_:retention:responses:)`` instead.
+/// ``DelegateRegistering/add(_:retention:responses:)-(_,_,Responses<Target>)`` instead.
 public protocol DelegateResponder: AnyObject {
     /// ``Responses`` or ``SendableResponses`` of this type.
     associatedtype DeclaredResponses: ResponseSet where DeclaredResponses.Target == Self

@@ -43,6 +43,19 @@ final class Handler<Input, Output>: AnyHandler {
     override var forwards: Bool { forwarding != nil }
 }
 
+extension Handler {
+    /// A handler that calls `handler` with its target as a `Target`: what ``Responses`` and
+    /// ``SendableResponses`` store for each message.
+    @inlinable
+    static func calling<Target: AnyObject>(_ handler: @escaping (Target, Input) -> Output) -> Handler {
+        Handler { target, input in
+            // Sound: a handler only ever receives the target it was registered with, whose
+            // static type was `Target` at registration (see `DelegateRegistering.register`).
+            handler(unsafeDowncast(target, to: Target.self), input)
+        }
+    }
+}
+
 /// How a handler forwards a message to its target, a dispatcher: the dispatcher's own walk over
 /// its responders, and whether it responds now.
 @usableFromInline

@@ -51,11 +51,7 @@ public struct Responses<Target: AnyObject>: ResponseSet {
         _ handler: @escaping (Target, Input) -> Output
     ) -> Responses<Target> {
         // `self` is owned here: when the caller shares it with nothing, this adds in place.
-        self.handlers[message.id] = Handler<Input, Output> { target, input in
-            // Sound: a handler only ever receives the target it was registered with, whose
-            // static type was `Target` at registration (see `DelegateChain.add`).
-            handler(unsafeDowncast(target, to: Target.self), input)
-        }
+        self.handlers[message.id] = Handler<Input, Output>.calling(handler)
         return self
     }
 

@@ -17,9 +17,9 @@
 /// single-thread dispatchers also take ``Responses``, which lifts both limits. Registering a
 /// second handler for the same message replaces the first.
 public struct SendableResponses<Target: AnyObject>: ResponseSet, @unchecked Sendable {
-    // Unchecked, and sound: the only way in is `on`, which takes `@Sendable` closures, so
-    // every handler stored here wraps a `@Sendable` closure (the storage type is shared with
-    // `Responses`, whose handlers need not be, so that converting costs no copy per handler).
+    // Sound: the only way in is `on`, which takes `@Sendable` closures, so every handler stored
+    // here wraps a `@Sendable` closure, and a `Handler` is immutable (the storage type is shared
+    // with `Responses`, whose handlers need not be, so that converting costs no copy per handler).
     @usableFromInline
     var handlers: [UInt32: AnyHandler]
 
@@ -37,11 +37,7 @@ public struct SendableResponses<Target: AnyObject>: ResponseSet, @unchecked Send
         _ message: Message<Input, Output>,
         _ handler: @escaping @Sendable (Target, Input) -> Output
     ) -> SendableResponses<Target> {
-        self.handlers[message.id] = Handler<Input, Output> { target, input in
-            // Sound: a handler only ever receives the target it was registered with (see
-            // `Responses.on`).
-            handler(unsafeDowncast(target, to: Target.self), input)
-        }
+        self.handlers[message.id] = Handler<Input, Output>.calling(handler)
         return self
     }
 

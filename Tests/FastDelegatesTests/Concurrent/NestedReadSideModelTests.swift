@@ -19,7 +19,7 @@ import Testing
 // also checks what `leaveConcurrentDispatch` documents: no snapshot is released (no deinit of a
 // removed strong target runs) by a thread inside a dispatch.
 //
-// `innerIsDeep` makes the inner dispatch one nested deeper than `trackedDepth`: counted in the
+// `innerIsDeep` makes the inner dispatch one nested deeper than `announcedDepth`: counted in the
 // record's `deep` and the chain's `SnapshotCell.deepDispatches` instead of named at level 1; a
 // reclaim loads the cell's count after its fence and, if nonzero, each record's `deep` after its
 // epoch (as `mayRead`). Simplified: the reclaimer loads a record's words once for all its
@@ -91,7 +91,7 @@ struct NestedReadSideModel: Hashable {
         case nestedLeaveNeverReclaims
         /// The reclaimer scans after a fence of its own only. Needs a store buffer.
         case noHeavyFence
-        /// A dispatch nested deeper than `trackedDepth` is not counted in its chain's cell
+        /// A dispatch nested deeper than `announcedDepth` is not counted in its chain's cell
         /// (`deepDispatches`), only in the record.
         case deepNotCountedInTheCell
     }
@@ -168,7 +168,7 @@ struct NestedReadSideModel: Hashable {
     /// The proposed fix: the outermost leave reclaims the chains that nested leaves and
     /// mutations inside handlers noted, instead of their reclaiming at once (or never).
     let deferredReclaims: Bool
-    /// Whether the inner dispatch is nested deeper than `trackedDepth`: counted in the record's
+    /// Whether the inner dispatch is nested deeper than `announcedDepth`: counted in the record's
     /// `deep` and the cell's `deepDispatches` (read-modify-writes) instead of named at level 1.
     let innerIsDeep: Bool
     var epoch = 1
@@ -566,7 +566,7 @@ struct NestedReadSideModelTests {
         #expect(result.violation?.contains(expected) == true, "\(result.violation ?? "none")")
     }
 
-    /// The inner dispatch nested deeper than `trackedDepth`: counted in the record's `deep` and
+    /// The inner dispatch nested deeper than `announcedDepth`: counted in the record's `deep` and
     /// the cell's `deepDispatches` (read-modify-writes), which a reclaim of that chain checks
     /// after its heavy fence; a reclaim of another chain ignores the deep count.
     @Test(arguments: nestings + [([Reader(path: [0, 1], count: 1)], [Writer(chain: 0, count: 2)])])

@@ -42,7 +42,7 @@ import Testing
 //   read-modify-write or sequentially consistent, so it is modelled as interleavings only.
 //
 // Not modelled here: more than one chain or nesting level (`NestedReadSideModelTests` models two
-// chains, two levels, one of them possibly deeper than `trackedDepth`, and a mutation inside a
+// chains, two levels, one of them possibly deeper than `announcedDepth`, and a mutation inside a
 // handler), a remover that is itself inside a dispatch, the reuse of an ended thread's record,
 // `stillDraining`, several registrations, the records' per-candidate re-loads, weaker hardware
 // than TSO (the code relies on `membarrier`'s program-order guarantee, which the heavy-fence step

@@ -42,6 +42,6 @@ struct ReadSidePlatformTests {
         #expect(MemoryLayout<CacheLinePad>.size == cacheLineSize)
         let record = ReaderRecord()
         #expect(UInt(bitPattern: record.calls) % UInt(cacheLineSize) == 0)
-        #expect(MemoryLayout<Atomic<UInt>>.stride * trackedDepth <= cacheLineSize)
+        #expect(MemoryLayout<Atomic<UInt>>.stride * announcedDepth <= cacheLineSize)
     }
 }

@@ -61,7 +61,7 @@ struct ReadSideReclamationTests {
         #expect(insideWhenDeinit.withLock { $0 } == false)
     }
 
-    /// A thread nested deeper than `trackedDepth` holds back only the chains it dispatches in
+    /// A thread nested deeper than `announcedDepth` holds back only the chains it dispatches in
     /// there (`SnapshotCell.deepDispatches`): a strong target that another thread removes from
     /// chain `c` (with its token) meanwhile is released at once, while the thread is still deep.
     /// (Before, a deep thread held back every chain's retirements, and left them stranded.)
@@ -75,7 +75,7 @@ struct ReadSideReclamationTests {
             weakTarget = target
             token = c.add(target, retention: .strong)
         }
-        let deepest = trackedDepth + 2
+        let deepest = announcedDepth + 2
         let arrived = DispatchSemaphore(value: 0), removed = DispatchSemaphore(value: 0)
         var releasedWhileDeep: Bool?
         let nester = Probe("nester", log: log)

@@ -6,7 +6,7 @@ import Synchronization
 /// futex), which ThreadSanitizer cannot see; it would then report the critical sections as
 /// racing. A release-increment of `handoff` at the end of each critical section, read with
 /// acquire at the start of the next, states the ordering the mutex already gives.
-struct HandoffMutex<Value: ~Copyable>: ~Copyable, @unchecked Sendable {
+struct HandoffMutex<Value: ~Copyable>: ~Copyable, Sendable {
     private let mutex: Mutex<Value>
     private let handoff = Atomic<UInt64>(0)
 

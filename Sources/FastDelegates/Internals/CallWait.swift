@@ -4,7 +4,7 @@ import Synchronization
 // How a removal waits for the calls of removed registrations that other threads are running.
 //
 // A send names the registration it calls in its thread's record (`ReaderRecord.calls`) and
-// clears the slot after the call; nested deeper than `trackedDepth`, it counts the call in
+// clears the slot after the call; nested deeper than `announcedDepth`, it counts the call in
 // `ConcurrentRegistration.inFlight` instead, in units of `callUnit`. A remover, after setting
 // `removed` (under the chain's mutex), runs a heavy fence and scans the slots: a slot that does
 // not name the registration then can only come to name it for a call that sees `removed` and
@@ -36,7 +36,7 @@ private func busySlots(of registrations: [ConcurrentRegistration], _ readSide: R
     return readSide.withFencedRecords { records in
         var busy: [(record: ReaderRecord, level: Int, registration: UInt)] = []
         for record in records {
-            for level in 0..<trackedDepth {
+            for level in 0..<announcedDepth {
                 let called = record.announcedCall(level: level)
                 if called != 0 && addresses.contains(called) { busy.append((record, level, called)) }
             }

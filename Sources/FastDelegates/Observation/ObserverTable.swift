@@ -2,21 +2,21 @@ import Synchronization
 
 // Observation of sends as AsyncStreams (RxCocoa's `sentMessage` and `methodInvoked` timings),
 // shared by every dispatcher.
-// A dispatcher keeps a `MessageObservers` only while something observes it, so a send made
+// A dispatcher keeps a `ObserverTable` only while something observes it, so a send made
 // while nobody observes pays one nil check.
 
 /// The observers of one dispatcher, per message. Confined to the dispatcher's thread; only the
 /// end flags are written from elsewhere (by a stream's termination).
 @usableFromInline
-final class MessageObservers {
+final class ObserverTable {
     /// The streams that see a send's input before the responders run, per message.
     @usableFromInline
-    var byMessage: [UInt32: [AnyMessageObserver]] = [:]
+    var byMessage: [UInt32: [AnyStreamObserver]] = [:]
 
     /// The streams that see a send's input and first answer after the responders ran, per
     /// message (``InvocationTiming/afterResponders``).
     @usableFromInline
-    var afterResponders: [UInt32: [AnyMessageObserver]] = [:]
+    var afterResponders: [UInt32: [AnyStreamObserver]] = [:]
 
     /// Whether no stream observes anything.
     var isEmpty: Bool { byMessage.isEmpty && afterResponders.isEmpty }
@@ -36,7 +36,7 @@ final class MessageObservers {
         for observer in observers {
             // Sound: an observer of a message id was made for that message's `Input`, and a
             // message id has one signature (see `Message.init`).
-            unsafeDowncast(observer, to: MessageObserver<Input>.self).yield(input)
+            unsafeDowncast(observer, to: StreamObserver<Input>.self).yield(input)
         }
     }
 
@@ -59,26 +59,17 @@ final class MessageObservers {
         for observer in observers {
             // Sound: an after-responders observer of a message id was made for
             // `Invocation<Input, Output>` of that message (see `stream(of:timing:…)`).
-            unsafeDowncast(observer, to: MessageObserver<Invocation<Input, Output>>.self).yield(invocation)
+            unsafeDowncast(observer, to: StreamObserver<Invocation<Input, Output>>.self).yield(invocation)
         }
-    }
-
-    /// A new stream of the inputs of every send of `message`, made in `observers` (created on
-    /// first use).
-    static func stream<Input: Sendable, Output>(
-        of message: Message<Input, Output>, in observers: inout MessageObservers?,
-        bufferingPolicy: AsyncStream<Input>.Continuation.BufferingPolicy
-    ) -> AsyncStream<Input> {
-        stream(of: message, timing: .beforeResponders, in: &observers, bufferingPolicy: bufferingPolicy)
     }
 
     /// A new stream of every send of `message` at `timing`, made in `observers` (created on
     /// first use).
     static func stream<Input, Output, Element: Sendable>(
         of message: Message<Input, Output>, timing: InvocationTiming<Input, Output, Element>,
-        in observers: inout MessageObservers?, bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy
+        in observers: inout ObserverTable?, bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy
     ) -> AsyncStream<Element> {
-        let existing = observers ?? MessageObservers()
+        let existing = observers ?? ObserverTable()
         observers = existing
         return existing.stream(of: message, timing: timing, bufferingPolicy: bufferingPolicy)
     }
@@ -90,7 +81,7 @@ final class MessageObservers {
     ) -> AsyncStream<Element> {
         if someEnded.isSet { pruneEnded() }
         let (stream, continuation) = AsyncStream<Element>.makeStream(bufferingPolicy: bufferingPolicy)
-        let observer = MessageObserver<Element>(
+        let observer = StreamObserver<Element>(
             yield: { continuation.yield($0) }, finish: { continuation.finish() })
         continuation.onTermination = { [ended = observer.ended, someEnded] _ in
             ended.set()
@@ -129,42 +120,10 @@ final class MessageObservers {
         Self.dropEnded(from: &afterResponders)
     }
 
-    private static func dropEnded(from table: inout [UInt32: [AnyMessageObserver]]) {
+    private static func dropEnded(from table: inout [UInt32: [AnyStreamObserver]]) {
         for (message, observers) in table {
             let live = observers.filter { !$0.ended.isSet }
             if live.count != observers.count { table[message] = live.isEmpty ? nil : live }
         }
-    }
-}
-
-/// A single-thread dispatcher whose sends its ``MessageObservers`` see: the one place that wraps
-/// a walk over the responders in the before- and after-responders notifications.
-@usableFromInline
-protocol ObservedDispatcher: AnyObject {
-    /// The streams observing this dispatcher's sends; nil while none does.
-    var observers: MessageObservers? { get }
-
-    /// Hands the answers of the responders of `message` to `body` until it returns true.
-    func walk<Input, Output>(_ message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool) -> Bool
-}
-
-extension ObservedDispatcher {
-    /// One send as the observers see it: the streams before the responders get `input`, the
-    /// walk runs, and the streams after the responders get `input` with the first answer.
-    /// - Returns: whether `body` stopped the walk.
-    @inlinable
-    func observedWalk<Input, Output>(
-        _ message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool
-    ) -> Bool {
-        guard let observers, observers.notifyBeforeResponders(message, input) else {
-            return walk(message, input, body)
-        }
-        var answer: Output?
-        let stopped = walk(message, input) { output in
-            if answer == nil { answer = output }
-            return body(output)
-        }
-        observers.notifyAfterResponders(message, Invocation(input: input, answer: answer))
-        return stopped
     }
 }

@@ -12,7 +12,7 @@ import Darwin
 // The shared state of a `ConcurrentDelegateChain` and its lock-free read path.
 //
 // Who may touch what:
-// - `ConcurrentRegistration`: `identity`, `id`, `zeroingTarget`, `weakTarget` are written in
+// - `ConcurrentRegistration`: `identity`, `serial`, `zeroing`, `weakTarget` are written in
 //   `init` only, so any thread may read them (a Swift weak load is safe while the object dies on
 //   another thread; so is `swift_tryRetain` through the unowned reference, which keeps the
 //   object's memory until the registration's deinit).
@@ -29,20 +29,21 @@ import Darwin
 //   the read side keeps a retired snapshot alive until every dispatch that may walk it has left.
 // - The dispatch depth is a per-thread counter in the thread's `ReaderRecord`.
 
-/// One target in a `ConcurrentDelegateChain`.
+/// One target in a ``ConcurrentDelegateChain``: a ``Registration``, its target's hold (fixed at
+/// `init`, since sends read it without a lock), and the atomics the read side checks.
 @usableFromInline
-final class ConcurrentRegistration: ListedRegistration, @unchecked Sendable {
-    /// Unique within its chain for the chain's whole life; what tokens name.
-    let id: UInt64
-    /// The identity of the target it was made for (valid while the target lives).
-    let identity: ObjectIdentifier
+final class ConcurrentRegistration: Registration, ListedRegistration, @unchecked Sendable {
+    // Sound: `serial`, `identity`, `zeroing` and `weakTarget` are written in `init` only (a weak
+    // load, and `swift_tryRetain` through the zeroing hold, are safe while the target dies on
+    // another thread); `removed`, `inFlight` and `drained` are atomics; every other stored
+    // property (`strongTarget`, and `responses`, `order`, `isUnlisted` of `Registration`) is
+    // read and written only under the owning chain's mutex (see the notes above).
 
-    /// The target's address, with one unowned reference owned by this registration, when its
-    /// class is held on the zeroing fast path (``weakHold(for:)``); nil otherwise. A call takes
-    /// a strong reference with `swift_tryRetain` (which fails once deinit has started) and gives
-    /// it back after the call. Written in `init` only.
+    /// The zeroing hold of the target when its class is held on the zeroing fast path
+    /// (``weakHold(for:)``); nil otherwise. Each call goes through ``ZeroingHold/withTarget(at:_:)``.
+    /// Written in `init` only, given back in `deinit`.
     @usableFromInline
-    let zeroingTarget: UnsafeMutableRawPointer?
+    let zeroing: ZeroingHold?
 
     /// The target, weakly, when its class is not held zeroing. Written in `init` only.
     @usableFromInline @exclusivity(unchecked)
@@ -54,7 +55,7 @@ final class ConcurrentRegistration: ListedRegistration, @unchecked Sendable {
     let removed = Atomic<Bool>(false)
 
     /// Calls of this registration's handlers running now in dispatches nested deeper than
-    /// `trackedDepth` (shallower ones are announced in the caller's `ReaderRecord`), in units of
+    /// `announcedDepth` (shallower ones are announced in the caller's `ReaderRecord`), in units of
     /// `callUnit`, plus `waiterBit` once a remover blocks waiting for them (see `waitForCalls`).
     @usableFromInline
     let inFlight = Atomic<Int>(0)
@@ -64,58 +65,41 @@ final class ConcurrentRegistration: ListedRegistration, @unchecked Sendable {
 
     /// The strong reference that keeps a `.strong` target alive. Guarded by the chain's mutex.
     var strongTarget: AnyObject?
-    /// What the target answers. Guarded by the chain's mutex.
-    var responses: [UInt32: AnyHandler]
-    /// Its sort key (``RegistrationList``). Guarded by the chain's mutex.
-    var order: UInt64 = 0
-    /// Set when it left the chain's indexes (``RegistrationList``). Guarded by the chain's mutex.
-    var isUnlisted = false
 
-    var serial: UInt64 { id }
-
-    init(id: UInt64, target: AnyObject, retention: Retention, responses: [UInt32: AnyHandler]) {
-        self.id = id
-        identity = ObjectIdentifier(target)
+    init(serial: UInt64, target: AnyObject, retention: Retention, responses: [UInt32: AnyHandler]) {
         if weakHold(for: type(of: target)) == .zeroing {
-            let pointer = Unmanaged.passUnretained(target).toOpaque()
-            cdt_swift_unowned_retain(pointer)
-            zeroingTarget = pointer
+            zeroing = ZeroingHold(target)
         } else {
-            zeroingTarget = nil
+            zeroing = nil
             weakTarget = target
         }
         strongTarget = retention == .strong ? target : nil
-        self.responses = responses
+        super.init(target: target, serial: serial, responses: responses)
     }
 
     deinit {
-        if let zeroingTarget { cdt_swift_unowned_release(zeroingTarget) }
+        zeroing?.release()
     }
 
     /// The target if it is alive (a new strong reference). Under the chain's mutex.
     var target: AnyObject? {
         if let strongTarget { return strongTarget }
-        guard let zeroingTarget else { return weakTarget }
-        guard cdt_swift_try_retain(zeroingTarget) else { return nil }
-        return Unmanaged<AnyObject>.fromOpaque(zeroingTarget).takeRetainedValue()
+        guard let zeroing else { return weakTarget }
+        return zeroing.target
     }
 
     /// Whether the target is alive and not removed, read without taking a reference when the
     /// hold is zeroing (so without ever running a deinit); nil when only a weak load can tell.
     @inlinable
     var isAliveWithoutLoad: Bool? {
-        if let zeroingTarget { return !cdt_swift_is_deallocating(zeroingTarget) }
-        return nil
+        zeroing?.isAlive
     }
 
     /// Whether the target is `object` and alive (`object` is kept alive by the caller). A
     /// zeroing hold keeps the target's memory, so no other object can have its address.
     func holds(_ object: AnyObject) -> Bool {
         if let strongTarget { return strongTarget === object }
-        if let zeroingTarget {
-            return zeroingTarget == Unmanaged.passUnretained(object).toOpaque()
-                && !cdt_swift_is_deallocating(zeroingTarget)
-        }
+        if let zeroing { return zeroing.holds(object) }
         return weakTarget === object
     }
 

@@ -2,7 +2,7 @@ import Synchronization
 
 /// One stream observing one message.
 @usableFromInline
-class AnyMessageObserver {
+class AnyStreamObserver {
     @usableFromInline
     let ended = EndFlag()
 
@@ -10,7 +10,7 @@ class AnyMessageObserver {
 }
 
 @usableFromInline
-final class MessageObserver<Input>: AnyMessageObserver {
+final class StreamObserver<Input>: AnyStreamObserver {
     /// Yields to the stream's continuation (made where `Input` is known to be `Sendable`).
     @usableFromInline
     let yield: (Input) -> Void

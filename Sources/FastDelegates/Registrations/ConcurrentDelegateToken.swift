@@ -6,17 +6,17 @@ import Synchronization
 /// keep its chain alive. It may be used from any thread.
 public final class ConcurrentDelegateToken: Sendable {
     private let link: ChainLink
-    private let id: UInt64
+    private let serial: UInt64
 
     /// A token that removes nothing: what adding a target that a proxy refuses returns.
     public init() {
         link = ChainLink()
-        id = 0
+        serial = 0
     }
 
-    init(link: ChainLink, id: UInt64) {
+    init(link: ChainLink, serial: UInt64) {
         self.link = link
-        self.id = id
+        self.serial = serial
     }
 
     /// Removes the target this token registered, if it is still in the chain, with the
@@ -32,6 +32,6 @@ public final class ConcurrentDelegateToken: Sendable {
     /// Idempotent; safe after the target was removed another way, after the target died, and
     /// after the chain is gone.
     public func cancel() {
-        link.chain?.removeRegistration(id: id)
+        link.chain?.removeRegistration(serial: serial)
     }
 }

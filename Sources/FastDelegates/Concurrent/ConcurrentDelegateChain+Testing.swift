@@ -1,0 +1,37 @@
+// What tests inspect of a ConcurrentDelegateChain: holds, sizes and the registrations still
+// draining. Internal; none of it is on a send's path.
+
+extension ConcurrentDelegateChain {
+    /// How many streams observe `message`.
+    func observerCount<Input, Output>(of message: Message<Input, Output>) -> Int {
+        observers.withLock { $0?.count(of: message.id) ?? 0 }
+    }
+
+    /// Whether `target`'s registration holds it on the zeroing fast path (nil if it has none),
+    /// for tests.
+    func holdIsZeroingForTesting(of target: AnyObject) -> Bool? {
+        let target = Unchecked(target)
+        return locked { state in
+            state.list.lookup(target.value).live.map { $0.zeroing != nil }
+        }
+    }
+
+    /// How many removed registrations the chain keeps because their calls may still run, for
+    /// tests.
+    var drainingCount: Int {
+        locked { $0.draining.count }
+    }
+
+    /// How many registrations the chain keeps (live or not yet reclaimed), for tests.
+    var registrationCount: Int {
+        locked { $0.list.listedCount }
+    }
+
+    /// How many entries the published snapshot has, for tests.
+    var snapshotEntryCount: Int {
+        let dispatch = enterConcurrentDispatch(readSide, cell: cell)
+        let count = cell.load()._withUnsafeGuaranteedRef { $0.entries.count }
+        leaveConcurrentDispatch(readSide, dispatch, cell: cell)
+        return count
+    }
+}

@@ -1,0 +1,145 @@
+import CDispatchTable
+import Synchronization
+
+/// One thread's read-side state. Padded so that no other object's frequently written memory
+/// shares a cache line with `epoch` and the call slots.
+@usableFromInline
+final class ReaderRecord: @unchecked Sendable {
+    // Sound: other threads read only the atomics (`epoch`, the chain slots, `deep`, `calls`,
+    // `waitingRemovers`, `owned`); `depth` and `deferredReclaims` are touched by the owning
+    // thread alone, and a record has one owner at a time (`owned`, taken with a compare-exchange
+    // under the records' lock). `calls` points to memory allocated in `init` and never moved.
+    private let leadingPad: CacheLinePad = cacheLinePadding
+    /// 0 outside any dispatch; inside, the global epoch read on entering the outermost one.
+    @usableFromInline
+    let epoch = Atomic<UInt64>(0)
+    /// How many `ConcurrentDelegateChain` dispatches (of any chain) run on the owning thread.
+    /// Only the owning thread touches it.
+    @usableFromInline @exclusivity(unchecked)
+    var depth = 0
+    /// The cell of the chain dispatched at each nesting level (0 for none), up to `announcedDepth`.
+    @usableFromInline
+    let chain0 = Atomic<UInt>(0)
+    @usableFromInline
+    let chain1 = Atomic<UInt>(0)
+    @usableFromInline
+    let chain2 = Atomic<UInt>(0)
+    @usableFromInline
+    let chain3 = Atomic<UInt>(0)
+    /// Nonzero while the thread is nested deeper than `announcedDepth`: it then holds back the
+    /// chains whose `SnapshotCell.deepDispatches` is nonzero.
+    @usableFromInline
+    let deep = Atomic<Int>(0)
+    /// The call slots: the registration (its address) whose handler the thread calls at each
+    /// nesting level, or 0, up to `announcedDepth` (deeper calls count themselves in the
+    /// registration's `inFlight`). Allocated with the record, on a cache line of their own, and
+    /// never freed: records are reused, never released (`ReadSide` keeps every one).
+    @usableFromInline
+    let calls: UnsafeMutablePointer<Atomic<UInt>>
+    /// How many removers are blocked waiting for a call of this thread to end: a call that ends
+    /// while it is nonzero wakes them. Per thread, so that a blocked remover is woken only by the
+    /// thread it waits for, and other threads' calls pay nothing for it.
+    @usableFromInline
+    let waitingRemovers = Atomic<Int>(0)
+    /// Chains whose retired snapshots this thread's outermost dispatch must try to release
+    /// when it leaves: noted by a nested leave or a mutation made inside a dispatch, so that
+    /// the releases (and the deinits they run) happen outside every dispatch. Only the owning
+    /// thread touches it.
+    @usableFromInline @exclusivity(unchecked)
+    var deferredReclaims: [SnapshotCell] = []
+    /// Whether a live thread owns this record (records of ended threads are reused).
+    let owned = Atomic<Bool>(true)
+    private let trailingPad: CacheLinePad = cacheLinePadding
+
+    init() {
+        // A cache line of its own: another thread's record must not share it.
+        let line = cacheLineSize
+        precondition(MemoryLayout<Atomic<UInt>>.stride * announcedDepth <= line)
+        calls = UnsafeMutableRawPointer.allocate(byteCount: line, alignment: line)
+            .bindMemory(to: Atomic<UInt>.self, capacity: announcedDepth)
+        for level in 0..<announcedDepth { (calls + level).initialize(to: Atomic(0)) }
+    }
+
+    deinit {
+        // Only a record no `ReadSide` keeps (made by a test) ever ends.
+        UnsafeMutableRawPointer(calls).deallocate()
+    }
+
+    /// Whether this record's thread may be reading a snapshot of the chain whose cell is `cell`,
+    /// retired at `epoch`. Call it after a heavy fence (`ReadSide.withFencedRecords`).
+    /// `deepDispatches` is the cell's count of dispatches nested deeper than `announcedDepth`.
+    func mayRead(cell: UInt, deepDispatches: Int, retiredAt epoch: UInt64) -> Bool {
+        let announced = self.epoch.load(ordering: .acquiring)
+        guard announced != 0, announced < epoch else { return false }
+        if deepDispatches != 0 && deep.load(ordering: .acquiring) != 0 { return true }
+        return chain0.load(ordering: .acquiring) == cell
+            || chain1.load(ordering: .acquiring) == cell
+            || chain2.load(ordering: .acquiring) == cell
+            || chain3.load(ordering: .acquiring) == cell
+    }
+
+    /// The call slot of nesting level `level` (0 ..< `announcedDepth`): what the thread calls now.
+    @inlinable @inline(__always)
+    func announcedCall(level: Int) -> UInt {
+        calls[level].load(ordering: .acquiring)
+    }
+
+    /// Names `registration` (an address, or 0 for none) in the call slot of `level`.
+    @inlinable @inline(__always)
+    func announceCall(_ registration: UInt, level: Int) {
+        calls[level].store(registration, ordering: .releasing)
+    }
+}
+
+/// How many nesting levels of dispatch a `ReaderRecord` names chains for.
+@usableFromInline
+let announcedDepth = 4
+
+extension ReaderRecord {
+    /// Names `cell`'s chain at this nested level (`depth` > 0); nested deeper than
+    /// `announcedDepth`, counts the dispatch in the record and in the cell instead.
+    @usableFromInline
+    func enterNested(cell: SnapshotCell) {
+        switch depth {
+        case 1: chain1.store(cell.address, ordering: .releasing)
+        case 2: chain2.store(cell.address, ordering: .releasing)
+        case 3: chain3.store(cell.address, ordering: .releasing)
+        default:
+            cell.deepDispatches.add(1, ordering: .sequentiallyConsistent)
+            deep.add(1, ordering: .sequentiallyConsistent)
+        }
+    }
+
+    /// Notes that `cell`'s retired snapshots are to be released when this thread's outermost
+    /// dispatch leaves.
+    @usableFromInline
+    func deferReclaim(of cell: SnapshotCell) {
+        if !deferredReclaims.contains(where: { $0 === cell }) { deferredReclaims.append(cell) }
+    }
+
+    /// Releases the retired snapshots of the chains noted by `deferReclaim` (outside every
+    /// dispatch: `depth` is 0).
+    @inlinable @inline(__always)
+    func runDeferredReclaims(_ readSide: ReadSide) {
+        if !deferredReclaims.isEmpty { reclaimDeferred(readSide) }
+    }
+
+    @usableFromInline
+    func reclaimDeferred(_ readSide: ReadSide) {
+        // A reclaim may run a deinit that dispatches and mutates again, noting more cells.
+        while let cell = deferredReclaims.popLast() { cell.reclaim(readSide) }
+    }
+
+    /// Undoes `enterNested` (`depth` already decremented, > 0).
+    @usableFromInline
+    func leaveNested(cell: SnapshotCell) {
+        switch depth {
+        case 1: chain1.store(0, ordering: .releasing)
+        case 2: chain2.store(0, ordering: .releasing)
+        case 3: chain3.store(0, ordering: .releasing)
+        default:
+            deep.subtract(1, ordering: .sequentiallyConsistent)
+            cell.deepDispatches.subtract(1, ordering: .sequentiallyConsistent)
+        }
+    }
+}
