@@ -2,12 +2,12 @@
 
 /// What either chain's `add` and `insert` return: a token whose `cancel()` removes the
 /// registration it came from.
-package protocol RegistrationToken: AnyObject {
+package protocol TokenUnderTest: AnyObject {
     func cancel()
 }
 
-extension DelegateToken: RegistrationToken {}
-extension ConcurrentDelegateToken: RegistrationToken {}
+extension DelegateToken: TokenUnderTest {}
+extension ConcurrentDelegateToken: TokenUnderTest {}
 
 /// The surface `DelegateChain` and `ConcurrentDelegateChain` share, so that one suite checks a
 /// behaviour on both (as swift-collections' conformance checkers run one checker over many
@@ -28,15 +28,14 @@ package protocol ChainUnderTest: MessageDispatching {
     /// Adds `target` at the end (`index` nil) or inserts it at `index`, answering `responses`.
     func enroll<Target: AnyObject>(
         _ target: Target, at index: Int?, retention: Retention, responses: SendableResponses<Target>
-    ) -> any RegistrationToken
+    ) -> any TokenUnderTest
 }
 
 extension DelegateChain: ChainUnderTest {
     package func enroll<Target: AnyObject>(
         _ target: Target, at index: Int?, retention: Retention, responses: SendableResponses<Target>
-    ) -> any RegistrationToken {
-        guard let index else { return add(target, retention: retention, responses: responses) }
-        return insert(target, at: index, retention: retention, responses: responses)
+    ) -> any TokenUnderTest {
+        register(AnyResponder(target, responses: responses), retention: retention, at: index)
     }
 }
 
@@ -45,47 +44,48 @@ extension ConcurrentDelegateChain: ChainUnderTest {
 
     package func enroll<Target: AnyObject>(
         _ target: Target, at index: Int?, retention: Retention, responses: SendableResponses<Target>
-    ) -> any RegistrationToken {
-        guard let index else { return add(target, retention: retention, responses: responses) }
-        return insert(target, at: index, retention: retention, responses: responses)
+    ) -> any TokenUnderTest {
+        register(AnySendableResponder(target, responses: responses), retention: retention, at: index)
     }
 }
 
-/// The `add` and `insert` forms the chains share, over ``ChainUnderTest/enroll(_:at:retention:responses:)``.
+/// The `add` and `insert` forms the chains share, over ``ChainUnderTest/enroll(_:at:retention:responses:)``:
+/// for a chain seen as `any ChainUnderTest`. Disfavored, so that on a chain of a known type its
+/// own forms are chosen.
 extension ChainUnderTest {
-    @discardableResult
+    @discardableResult @_disfavoredOverload
     package func add<Target: DelegateResponder>(_ target: Target, retention: Retention = .weak)
-        -> any RegistrationToken where Target.DeclaredResponses == SendableResponses<Target>
+        -> any TokenUnderTest where Target.DeclaredResponses == SendableResponses<Target>
     {
         enroll(target, at: nil, retention: retention, responses: Target.responses)
     }
 
-    @discardableResult
+    @discardableResult @_disfavoredOverload
     package func add<Target: AnyObject>(
         _ target: Target, retention: Retention = .weak, responses: SendableResponses<Target>
-    ) -> any RegistrationToken {
+    ) -> any TokenUnderTest {
         enroll(target, at: nil, retention: retention, responses: responses)
     }
 
-    @discardableResult
+    @discardableResult @_disfavoredOverload
     package func add<Target: AnyObject>(
         _ target: Target, retention: Retention = .weak,
         _ build: (SendableResponses<Target>) -> SendableResponses<Target>
-    ) -> any RegistrationToken {
+    ) -> any TokenUnderTest {
         enroll(target, at: nil, retention: retention, responses: build(SendableResponses()))
     }
 
-    @discardableResult
+    @discardableResult @_disfavoredOverload
     package func insert<Target: DelegateResponder>(_ target: Target, at index: Int, retention: Retention = .weak)
-        -> any RegistrationToken where Target.DeclaredResponses == SendableResponses<Target>
+        -> any TokenUnderTest where Target.DeclaredResponses == SendableResponses<Target>
     {
         enroll(target, at: index, retention: retention, responses: Target.responses)
     }
 
-    @discardableResult
+    @discardableResult @_disfavoredOverload
     package func insert<Target: AnyObject>(
         _ target: Target, at index: Int, retention: Retention = .weak, responses: SendableResponses<Target>
-    ) -> any RegistrationToken {
+    ) -> any TokenUnderTest {
         enroll(target, at: index, retention: retention, responses: responses)
     }
 }

@@ -49,7 +49,7 @@ package struct DifferentialRun {
     /// Weak views of every target ever made, to know which are alive.
     var weakTargets: [Int: WeakTarget] = [:]
     var model: [ModelEntry] = []
-    var tokens: [(token: any RegistrationToken, registrationID: Int)] = []
+    var tokens: [(token: any TokenUnderTest, registrationID: Int)] = []
     var nextTargetID = 0
     var nextVersion = 0
     var nextRegistrationID = 0
@@ -140,7 +140,7 @@ package struct DifferentialRun {
         nextRegistrationID += 1
         let entry = ModelEntry(
             targetID: target.id, handlers: handlers, strong: strong, registrationID: nextRegistrationID)
-        let token: any RegistrationToken
+        let token: any TokenUnderTest
         if let index {
             token = chain.insert(target, at: index, retention: strong ? .strong : .weak, responses: responses(handlers))
             let live = liveModel
