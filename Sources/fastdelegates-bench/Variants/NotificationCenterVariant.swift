@@ -9,8 +9,8 @@ enum NotificationCenterVariant {
 
     static let variant = Variant(name: "notificationcenter") { scenario, n in
         switch scenario {
-        case .tick: Observers(n, first: false)
-        case .first: Observers(n, first: true)
+        case .tick: .tick(Observers(n, first: false))
+        case .first: .first(Observers(n, first: true))
         default: nil
         }
     }
@@ -29,17 +29,15 @@ enum NotificationCenterVariant {
 
     final class Sender {}
 
-    final class Observers: Runner {
+    /// One observer per target, of the tick or of the first-responder query.
+    final class Observers: Ticking, FirstAnswering {
         let center = NotificationCenter()
         let sender = Sender()
         let targets: [BenchTarget]
-        let isFirst: Bool
         var tokens: [any NSObjectProtocol] = []
-        var answers = 0
 
         init(_ n: Int, first: Bool) {
             targets = BenchTarget.make(n)
-            isFirst = first
             for target in targets {
                 let weak = WeakTarget(target)
                 if first {
@@ -65,23 +63,16 @@ enum NotificationCenterVariant {
             for token in tokens { center.removeObserver(token) }
         }
 
-        @inline(never)
-        func run(_ count: Int, base: Int) {
-            if isFirst {
-                var sum = 0
-                for i in 0..<count {
-                    let reply = ReplyBox()
-                    center.post(name: firstName, object: sender, userInfo: ["value": base &+ i, "reply": reply])
-                    sum &+= reply.answer ?? 0
-                }
-                answers &+= sum
-            } else {
-                for i in 0..<count {
-                    center.post(name: tickName, object: sender, userInfo: ["value": base &+ i])
-                }
-            }
+        @inline(__always) func tick(_ value: Int) {
+            center.post(name: tickName, object: sender, userInfo: ["value": value])
         }
 
-        var checksum: Int { isFirst ? answers : targets.reduce(0) { $0 &+ $1.sum } }
+        @inline(__always) func first(_ value: Int) -> Int? {
+            let reply = ReplyBox()
+            center.post(name: firstName, object: sender, userInfo: ["value": value, "reply": reply])
+            return reply.answer
+        }
+
+        var tickSum: Int { targets.tickSum }
     }
 }

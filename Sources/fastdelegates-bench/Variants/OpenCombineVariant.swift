@@ -5,8 +5,8 @@ import OpenCombine
 enum OpenCombineVariant {
     static let variant = Variant(name: "opencombine") { scenario, n in
         switch scenario {
-        case .tick: TickRunner(n)
-        case .first: FirstRunner(n)
+        case .tick: .tick(Ticks(n))
+        case .first: .first(Queries(n))
         default: nil
         }
     }
@@ -18,7 +18,8 @@ enum OpenCombineVariant {
         init(_ value: Int) { self.value = value }
     }
 
-    final class TickRunner: Runner {
+    /// A subject of the tick values, with one sink per target.
+    final class Ticks: Ticking {
         let subject = PassthroughSubject<Int, Never>()
         let targets: [BenchTarget]
         var cancellables: [AnyCancellable] = []
@@ -28,18 +29,15 @@ enum OpenCombineVariant {
                 subject.sink { [weak target] value in target?.scrollTick(value) }.store(in: &cancellables)
             }
         }
-        @inline(never)
-        func run(_ count: Int, base: Int) {
-            for i in 0..<count { subject.send(base &+ i) }
-        }
-        var checksum: Int { targets.reduce(0) { $0 &+ $1.sum } }
+        @inline(__always) func tick(_ value: Int) { subject.send(value) }
+        var tickSum: Int { targets.tickSum }
     }
 
-    final class FirstRunner: Runner {
+    /// A subject of queries, with one sink per target; the first to see a query answers it.
+    final class Queries: FirstAnswering {
         let subject = PassthroughSubject<Query, Never>()
         let targets: [BenchTarget]
         var cancellables: [AnyCancellable] = []
-        var answers = 0
         init(_ n: Int) {
             targets = BenchTarget.make(n)
             for target in targets {
@@ -49,16 +47,10 @@ enum OpenCombineVariant {
                 }.store(in: &cancellables)
             }
         }
-        @inline(never)
-        func run(_ count: Int, base: Int) {
-            var sum = 0
-            for i in 0..<count {
-                let query = Query(base &+ i)
-                subject.send(query)
-                sum &+= query.answer ?? 0
-            }
-            answers &+= sum
+        @inline(__always) func first(_ value: Int) -> Int? {
+            let query = Query(value)
+            subject.send(query)
+            return query.answer
         }
-        var checksum: Int { answers }
     }
 }

@@ -16,26 +16,49 @@ import CDispatchTable
 enum ZeroingFloorVariants {
     static let zeroingFloor = Variant(name: "zeroing-floor") { scenario, n in
         switch scenario {
-        case .tick: ZeroingTickRunner(BenchTarget.make(n))
+        case .tick: .tick(Zeroing(BenchTarget.make(n)))
         default: nil
         }
     }
 
     static let unownedSafe = Variant(name: "unowned-safe") { scenario, n in
         switch scenario {
-        case .tick: UnownedTickRunner(BenchTarget.make(n))
+        case .tick: .tick(Unowned(BenchTarget.make(n)))
         default: nil
         }
     }
 
-    final class ZeroingTickRunner: Runner {
-        /// The targets, each with one unowned reference taken here (given back in deinit).
+    /// The targets, each kept by one unowned reference, called between `swift_tryRetain` and
+    /// `swift_release`.
+    struct Zeroing: Ticking {
+        /// The targets, each with one unowned reference.
         let objects: [UnsafeMutableRawPointer]
         /// Keeps the targets alive (the runner's caller does in a real program), and sums them.
         let targets: [BenchTarget]
+        /// Gives the unowned references back when the runner goes.
+        let references: UnownedReferences
 
         init(_ targets: [BenchTarget]) {
             self.targets = targets
+            references = UnownedReferences(targets)
+            objects = references.objects
+        }
+
+        @inline(__always) func tick(_ value: Int) {
+            for object in objects where swift_tryRetain(object) != nil {
+                Unmanaged<BenchTarget>.fromOpaque(object)._withUnsafeGuaranteedRef { $0.scrollTick(value) }
+                swift_release(object)
+            }
+        }
+
+        var tickSum: Int { targets.tickSum }
+    }
+
+    /// One unowned reference to each target, taken here and given back in deinit.
+    final class UnownedReferences {
+        let objects: [UnsafeMutableRawPointer]
+
+        init(_ targets: [BenchTarget]) {
             objects = targets.map { target in
                 let object = Unmanaged.passUnretained(target).toOpaque()
                 _ = swift_unownedRetain(object)
@@ -46,18 +69,6 @@ enum ZeroingFloorVariants {
         deinit {
             for object in objects { swift_unownedRelease(object) }
         }
-
-        @inline(never)
-        func run(_ count: Int, base: Int) {
-            for i in 0..<count {
-                for object in objects where swift_tryRetain(object) != nil {
-                    Unmanaged<BenchTarget>.fromOpaque(object)._withUnsafeGuaranteedRef { $0.scrollTick(base &+ i) }
-                    swift_release(object)
-                }
-            }
-        }
-
-        var checksum: Int { targets.reduce(0) { $0 &+ $1.sum } }
     }
 
     /// One `unowned let` reference (Swift's safe unowned: checked on every read).
@@ -65,7 +76,8 @@ enum ZeroingFloorVariants {
         unowned let target: BenchTarget
     }
 
-    final class UnownedTickRunner: Runner {
+    /// The targets, each read through an `unowned let` reference.
+    struct Unowned: Ticking {
         let references: [UnownedTarget]
         let targets: [BenchTarget]
 
@@ -74,13 +86,10 @@ enum ZeroingFloorVariants {
             references = targets.map { UnownedTarget(target: $0) }
         }
 
-        @inline(never)
-        func run(_ count: Int, base: Int) {
-            for i in 0..<count {
-                for reference in references { reference.target.scrollTick(base &+ i) }
-            }
+        @inline(__always) func tick(_ value: Int) {
+            for reference in references { reference.target.scrollTick(value) }
         }
 
-        var checksum: Int { targets.reduce(0) { $0 &+ $1.sum } }
+        var tickSum: Int { targets.tickSum }
     }
 }
