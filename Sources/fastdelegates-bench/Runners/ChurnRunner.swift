@@ -1,22 +1,49 @@
-/// A multiplexer that targets are added to and removed from (the churn scenario). Its
-/// methods are `@inline(__always)` (see ``Runner``).
-protocol Churnable: Ticking {
+/// A multiplexer that targets are added to one at a time and removed from: the chains and the
+/// naive multicast. `Populated` holds one with `n` targets for the tick, first and responds
+/// scenarios; `ChurnRunner` adds and removes them. Its methods are `@inline(__always)` (see
+/// ``Runner``).
+protocol Membership {
     associatedtype Target: SummingTarget
     func add(_ target: Target)
     func remove(_ target: Target)
-    /// Whether every step removes the retired target (a strong hold never lets it die), not
-    /// only every other step.
+    /// Sends `value` to every target (or the first, in breaking mode).
+    func tick(_ value: Int)
+    /// Whether every churn step removes the retired target (a strong hold never lets it die),
+    /// not only every other step.
     var removesEveryStep: Bool { get }
 }
 
-extension Churnable {
+extension Membership {
     var removesEveryStep: Bool { false }
+}
+
+/// A multiplexer with `n` fresh targets, added one by one, which it keeps alive.
+struct Populated<Multiplexer: Membership>: Ticking {
+    let multiplexer: Multiplexer
+    let targets: [Multiplexer.Target]
+
+    init(_ n: Int, _ multiplexer: Multiplexer) {
+        self.multiplexer = multiplexer
+        targets = Multiplexer.Target.make(n)
+        for target in targets { multiplexer.add(target) }
+    }
+
+    @inline(__always) func tick(_ value: Int) { multiplexer.tick(value) }
+    var tickSum: Int { targets.tickSum }
+}
+
+extension Populated: FirstAnswering where Multiplexer: FirstAnswering {
+    @inline(__always) func first(_ value: Int) -> Int? { multiplexer.first(value) }
+}
+
+extension Populated: Responding where Multiplexer: Responding {
+    @inline(__always) var respondsToTick: Bool { multiplexer.respondsToTick }
 }
 
 /// The churn scenario, the same steps for every variant: each step retires the oldest target
 /// (removed on even steps, dropped to die on odd ones, unless `removesEveryStep`), adds a fresh
 /// one, and ticks. The checksum counts the sums of the dead targets too.
-final class ChurnRunner<Multiplexer: Churnable>: Runner {
+final class ChurnRunner<Multiplexer: Membership>: Runner {
     typealias Target = Multiplexer.Target
     let multiplexer: Multiplexer
     /// Collects the sums of the targets that died.
@@ -25,7 +52,7 @@ final class ChurnRunner<Multiplexer: Churnable>: Runner {
     var cursor = 0
     var step = 0
 
-    /// Adds `n` fresh targets to `multiplexer` (an empty one).
+    /// Adds `n` fresh targets to `multiplexer`, an empty one.
     init(_ multiplexer: Multiplexer, targets n: Int) {
         self.multiplexer = multiplexer
         live = (0..<n).map { _ in Target(churnBank: bank) }
@@ -50,7 +77,7 @@ final class ChurnRunner<Multiplexer: Churnable>: Runner {
 
 extension AnyRunner {
     /// The churn scenario on `multiplexer` (empty), with `n` live targets.
-    static func churn(_ multiplexer: some Churnable, targets n: Int) -> AnyRunner {
+    static func churn(_ multiplexer: some Membership, targets n: Int) -> AnyRunner {
         AnyRunner(ChurnRunner(multiplexer, targets: n))
     }
 }

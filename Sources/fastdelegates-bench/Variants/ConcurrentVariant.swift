@@ -27,10 +27,10 @@ import Synchronization
 enum ConcurrentVariant {
     static let weak = Variant(name: "concurrent-weak") { scenario, n in
         switch scenario {
-        case .tick: .tick(Multiplexer(n))
-        case .first: .first(Multiplexer(n))
-        case .responds: .responds(Multiplexer(n))
-        case .churn: .churn(Multiplexer(0), targets: n)
+        case .tick: .tick(Populated(n, Multiplexer()))
+        case .first: .first(Populated(n, Multiplexer()))
+        case .responds: .responds(Populated(n, Multiplexer()))
+        case .churn: .churn(Multiplexer(), targets: n)
         default: nil
         }
     }
@@ -46,24 +46,17 @@ enum ConcurrentVariant {
     /// The second thread's tick: the same shape as `Bench.tick`, answered by other targets.
     static let workerTick = Message<Int, Void>("concurrentBenchWorkerTick:")
 
-    /// A `ConcurrentDelegateChain` of `n` weak targets. In the churn scenario each mutation
+    /// A `ConcurrentDelegateChain` of weak targets. In the churn scenario each mutation
     /// publishes a snapshot and, while another thread of the process has sent on a concurrent
     /// chain (the two-thread variants' workers, while they exist), runs the heavy fence.
-    struct Multiplexer: Churnable, FirstAnswering, Responding {
+    struct Multiplexer: Membership, FirstAnswering, Responding {
         let chain = ConcurrentDelegateChain()
-        let targets: [BenchTarget]
-
-        init(_ n: Int) {
-            targets = BenchTarget.make(n)
-            for target in targets { chain.add(target) }
-        }
 
         @inline(__always) func tick(_ value: Int) { chain.send(Bench.tick, value) }
         @inline(__always) func first(_ value: Int) -> Int? { chain.send(Bench.first, value) }
         @inline(__always) var respondsToTick: Bool { chain.responds(to: Bench.tick) }
         @inline(__always) func add(_ target: BenchTarget) { chain.add(target) }
         @inline(__always) func remove(_ target: BenchTarget) { chain.remove(target) }
-        var tickSum: Int { targets.tickSum }
     }
 
     /// The worker thread of the two-thread variants and what it shares with the harness
@@ -130,16 +123,16 @@ enum ConcurrentVariant {
     /// chain (`shared`) or on a chain of its own: ns per dispatch on one thread with a second
     /// thread sending.
     final class TwoThreadTickRunner: Runner {
-        let multiplexer: Multiplexer
+        let multiplexer: Populated<Multiplexer>
         let worker: Worker
 
         init(_ n: Int, shared: Bool) {
-            multiplexer = Multiplexer(n)
+            multiplexer = Populated(n, Multiplexer())
             let workerTargets = (0..<n).map { _ in WorkerTarget() }
             let workerResponses = SendableResponses<WorkerTarget>().on(ConcurrentVariant.workerTick) { me, value in
                 me.sum &+= value
             }
-            let workerChain = shared ? multiplexer.chain : ConcurrentDelegateChain()
+            let workerChain = shared ? multiplexer.multiplexer.chain : ConcurrentDelegateChain()
             for target in workerTargets { workerChain.add(target, responses: workerResponses) }
             let worker = Worker(chain: workerChain, targets: workerTargets)
             self.worker = worker

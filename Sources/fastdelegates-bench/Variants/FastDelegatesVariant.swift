@@ -7,32 +7,27 @@ enum FastDelegatesVariant {
         return Variant(name: name, breaking: mode == .breaking) { scenario, n in
             typealias Chain = ChainMultiplexer<BenchTarget>
             return switch (scenario, mode) {
-            case (.tick, _): .tick(Chain(n, retention: retention, mode: mode))
-            case (.first, .nonBreaking): .first(Chain(n, retention: retention))
-            case (.responds, .nonBreaking): .responds(Chain(n, retention: retention))
-            case (.churn, .nonBreaking): .churn(Chain(0, retention: retention), targets: n)
+            case (.tick, _): .tick(Populated(n, Chain(retention: retention, mode: mode)))
+            case (.first, .nonBreaking): .first(Populated(n, Chain(retention: retention)))
+            case (.responds, .nonBreaking): .responds(Populated(n, Chain(retention: retention)))
+            case (.churn, .nonBreaking): .churn(Chain(retention: retention), targets: n)
             case (.lookup(let messages), .nonBreaking) where retention == .weak:
-                .tick(Lookup(Chain(1), messages: messages))
+                .tick(Lookup(Chain(), messages: messages))
             default: nil
             }
         }
     }
 }
 
-/// FastDelegates' `DelegateChain` with `n` targets of one kind: the multiplexer of the
+/// FastDelegates' `DelegateChain`, of targets of one kind: the multiplexer of the
 /// `fastdelegates-*` variants and of `fastdelegates-weak-reference`.
-struct ChainMultiplexer<Target: SummingTarget & DelegateResponder>: Churnable, FirstAnswering, Responding,
-    LookupFillable
-{
+struct ChainMultiplexer<Target: SummingTarget & DelegateResponder>: LookupFillable, FirstAnswering, Responding {
     let chain: DelegateChain
     let retention: Retention
-    let targets: [Target]
 
-    init(_ n: Int, retention: Retention = .weak, mode: DelegateChain.Mode = .nonBreaking) {
+    init(retention: Retention = .weak, mode: DelegateChain.Mode = .nonBreaking) {
         chain = DelegateChain(mode: mode)
         self.retention = retention
-        targets = Target.make(n)
-        for target in targets { chain.add(target, retention: retention) }
     }
 
     @inline(__always) func tick(_ value: Int) { chain.send(Bench.tick, value) }
@@ -41,7 +36,6 @@ struct ChainMultiplexer<Target: SummingTarget & DelegateResponder>: Churnable, F
     @inline(__always) func add(_ target: Target) { chain.add(target, retention: retention) }
     @inline(__always) func remove(_ target: Target) { chain.remove(target) }
     var removesEveryStep: Bool { retention == .strong }
-    var tickSum: Int { targets.tickSum }
 
     func addFiller(_ filler: BenchTarget, answering names: ArraySlice<String>) {
         let responses = names.reduce(Responses<BenchTarget>()) { responses, name in

@@ -33,10 +33,10 @@ enum FastDelegatesWeakReferenceVariant {
     static let variant = Variant(name: "fastdelegates-weak-reference") { scenario, n in
         typealias Chain = ChainMultiplexer<WeakReferenceBenchTarget>
         return switch scenario {
-        case .tick: .tick(Chain(n))
-        case .first: .first(Chain(n))
-        case .responds: .responds(Chain(n))
-        case .churn: .churn(Chain(0), targets: n)
+        case .tick: .tick(Populated(n, Chain()))
+        case .first: .first(Populated(n, Chain()))
+        case .responds: .responds(Populated(n, Chain()))
+        case .churn: .churn(Chain(), targets: n)
         default: nil
         }
     }

@@ -43,30 +43,22 @@ final class MulticastDelegate<T> {
 enum NaiveMulticastVariant {
     static let variant = Variant(name: "naive-weak-multicast") { scenario, n in
         switch scenario {
-        case .tick: .tick(Multiplexer(n))
-        case .first: .first(Multiplexer(n))
-        case .responds: .responds(Multiplexer(n))
-        case .churn: .churn(Multiplexer(0), targets: n)
+        case .tick: .tick(Populated(n, Multiplexer()))
+        case .first: .first(Populated(n, Multiplexer()))
+        case .responds: .responds(Populated(n, Multiplexer()))
+        case .churn: .churn(Multiplexer(), targets: n)
         case .lookup: nil
         }
     }
 
-    /// A `MulticastDelegate` of `n` targets, reached through the delegate protocol.
-    struct Multiplexer: Churnable, FirstAnswering, Responding {
-        let targets: [BenchTarget]
-        let multicast: MulticastDelegate<any ScrollDelegate>
-
-        init(_ n: Int) {
-            targets = BenchTarget.make(n)
-            multicast = MulticastDelegate()
-            for target in targets { multicast.add(target) }
-        }
+    /// A `MulticastDelegate` of targets reached through the delegate protocol.
+    struct Multiplexer: Membership, FirstAnswering, Responding {
+        let multicast = MulticastDelegate<any ScrollDelegate>()
 
         @inline(__always) func tick(_ value: Int) { multicast.invoke { $0.scrollTick(value) } }
         @inline(__always) func first(_ value: Int) -> Int? { multicast.first { $0.firstResponder(value) } }
         @inline(__always) var respondsToTick: Bool { multicast.responds }
         @inline(__always) func add(_ target: BenchTarget) { multicast.add(target) }
         @inline(__always) func remove(_ target: BenchTarget) { multicast.remove(target) }
-        var tickSum: Int { targets.tickSum }
     }
 }

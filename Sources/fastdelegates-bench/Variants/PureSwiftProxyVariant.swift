@@ -10,30 +10,23 @@ enum PureSwiftProxyVariant {
 
     static let variant = Variant(name: "pure-swift-proxy") { scenario, n in
         switch scenario {
-        case .tick: .tick(Multiplexer(n))
-        case .first: .first(Multiplexer(n))
-        case .responds: .responds(Multiplexer(n))
-        case .lookup(let messages): .tick(Lookup(Multiplexer(1), messages: messages))
-        case .churn: .churn(Multiplexer(0), targets: n)
+        case .tick: .tick(Populated(n, Multiplexer()))
+        case .first: .first(Populated(n, Multiplexer()))
+        case .responds: .responds(Populated(n, Multiplexer()))
+        case .lookup(let messages): .tick(Lookup(Multiplexer(), messages: messages))
+        case .churn: .churn(Multiplexer(), targets: n)
         }
     }
 
-    /// A `ProxyChain` of `n` weak targets.
-    struct Multiplexer: Churnable, FirstAnswering, Responding, LookupFillable {
+    /// A `ProxyChain` of weak targets.
+    struct Multiplexer: LookupFillable, FirstAnswering, Responding {
         let chain = ProxyChain()
-        let targets: [BenchTarget]
-
-        init(_ n: Int) {
-            targets = BenchTarget.make(n)
-            for target in targets { chain.add(target, responses: responses) }
-        }
 
         @inline(__always) func tick(_ value: Int) { chain.send(PureSwiftProxyVariant.tick, value) }
         @inline(__always) func first(_ value: Int) -> Int? { chain.send(PureSwiftProxyVariant.first, value) }
         @inline(__always) var respondsToTick: Bool { chain.responds(to: PureSwiftProxyVariant.tick) }
         @inline(__always) func add(_ target: BenchTarget) { chain.add(target, responses: responses) }
         @inline(__always) func remove(_ target: BenchTarget) { chain.remove(target) }
-        var tickSum: Int { targets.tickSum }
 
         func addFiller(_ filler: BenchTarget, answering names: ArraySlice<String>) {
             let fillerResponses = names.reduce(ProxyResponses<BenchTarget>()) { responses, name in

@@ -1,5 +1,5 @@
 /// A multiplexer that the lookup scenario can fill with other messages.
-protocol LookupFillable: Ticking {
+protocol LookupFillable: Membership {
     /// Adds `filler`, answering each message of `names` (a void message of an `Int`) by adding
     /// the value into its sum.
     func addFiller(_ filler: BenchTarget, answering names: ArraySlice<String>)
@@ -9,12 +9,12 @@ protocol LookupFillable: Ticking {
 /// are answered by filler targets (100 messages each), so that it holds `messages` distinct
 /// messages. Measured by the tick runner.
 struct Lookup<Multiplexer: LookupFillable>: Ticking {
-    let multiplexer: Multiplexer
+    let multiplexer: Populated<Multiplexer>
     let fillers: [BenchTarget]
 
-    /// Fills `multiplexer`, which holds the one tick target.
+    /// Adds the tick target and the fillers to `multiplexer`, an empty one.
     init(_ multiplexer: Multiplexer, messages: Int) {
-        self.multiplexer = multiplexer
+        self.multiplexer = Populated(1, multiplexer)
         let names = (0..<max(0, messages - 1)).map { "benchFillerMessage\($0):" }
         fillers = stride(from: 0, to: names.count, by: 100).map { start in
             let filler = BenchTarget(id: 0)
