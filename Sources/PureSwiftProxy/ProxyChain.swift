@@ -124,8 +124,12 @@ public final class ProxyChain {
     public func send<Input>(_ message: ProxyMessage<Input, Void>, _ input: Input) {
         guard let entries = table[message.name] else { return }
         for entry in entries {
-            guard let responder = entry.responder(ProxyHandler<Input, Void>.self) else { continue }
-            responder.handler.body(responder.target, input)
+            let registration = entry.registration
+            if registration.isRemoved { continue }
+            guard let target = registration.target,
+                let handler = entry.handler as? ProxyHandler<Input, Void>
+            else { continue }
+            handler.body(target, input)
             if mode == .breaking { return }
         }
     }
@@ -135,8 +139,12 @@ public final class ProxyChain {
     public func send<Input, Output>(_ message: ProxyMessage<Input, Output>, _ input: Input) -> Output? {
         guard let entries = table[message.name] else { return nil }
         for entry in entries {
-            guard let responder = entry.responder(ProxyHandler<Input, Output>.self) else { continue }
-            return responder.handler.body(responder.target, input)
+            let registration = entry.registration
+            if registration.isRemoved { continue }
+            guard let target = registration.target,
+                let handler = entry.handler as? ProxyHandler<Input, Output>
+            else { continue }
+            return handler.body(target, input)
         }
         return nil
     }
@@ -221,19 +229,6 @@ public enum ProxyRetention: Sendable, Hashable {
 struct Entry {
     let registration: Registration
     let handler: AnyProxyHandler
-
-    /// The target and the handler, if the target is neither removed nor dead and the handler
-    /// takes `Input` and answers `Output`.
-    @inline(__always)
-    func responder<Input, Output>(
-        _: ProxyHandler<Input, Output>.Type
-    ) -> (target: AnyObject, handler: ProxyHandler<Input, Output>)? {
-        if registration.isRemoved { return nil }
-        guard let target = registration.target, let handler = handler as? ProxyHandler<Input, Output> else {
-            return nil
-        }
-        return (target, handler)
-    }
 }
 
 /// One target in a chain, with its handlers by selector name.
