@@ -1,13 +1,9 @@
 /// A multiplexer that targets are added to one at a time and removed from: the chains and the
-/// naive multicast. `Populated` holds one with `n` targets for the tick, first and responds
-/// scenarios; `ChurnRunner` adds and removes them. Its methods are `@inline(__always)` (see
-/// ``Runner``).
-protocol Membership {
+/// naive multicast. Its methods are `@inline(__always)` (see ``Runner``).
+protocol Membership: Ticking {
     associatedtype Target: SummingTarget
     func add(_ target: Target)
     func remove(_ target: Target)
-    /// Sends `value` to every target (or the first, in breaking mode).
-    func tick(_ value: Int)
     /// Whether every churn step removes the retired target (a strong hold never lets it die),
     /// not only every other step.
     var removesEveryStep: Bool { get }
@@ -15,29 +11,13 @@ protocol Membership {
 
 extension Membership {
     var removesEveryStep: Bool { false }
-}
 
-/// A multiplexer with `n` fresh targets, added one by one, which it keeps alive.
-struct Populated<Multiplexer: Membership>: Ticking {
-    let multiplexer: Multiplexer
-    let targets: [Multiplexer.Target]
-
-    init(_ n: Int, _ multiplexer: Multiplexer) {
-        self.multiplexer = multiplexer
-        targets = Multiplexer.Target.make(n)
-        for target in targets { multiplexer.add(target) }
+    /// Adds `n` fresh targets, and returns them.
+    func populate(_ n: Int) -> [Target] {
+        let targets = Target.make(n)
+        for target in targets { add(target) }
+        return targets
     }
-
-    @inline(__always) func tick(_ value: Int) { multiplexer.tick(value) }
-    var tickSum: Int { targets.tickSum }
-}
-
-extension Populated: FirstAnswering where Multiplexer: FirstAnswering {
-    @inline(__always) func first(_ value: Int) -> Int? { multiplexer.first(value) }
-}
-
-extension Populated: Responding where Multiplexer: Responding {
-    @inline(__always) var respondsToTick: Bool { multiplexer.respondsToTick }
 }
 
 /// The churn scenario, the same steps for every variant: each step retires the oldest target

@@ -1,6 +1,7 @@
 /// The measured work of one variant in one scenario at one target count: `TickRunner` (tick,
-/// lookup), `QueryRunner` (first, responds) and `ChurnRunner`, one runner per workload shape,
-/// each generic over the variant's multiplexer (a value of a small type the variant declares).
+/// lookup), `FirstRunner`, `RespondsRunner` and `ChurnRunner`, one runner per workload shape,
+/// each generic over the variant's multiplexer (a value of a small type the variant declares:
+/// how it calls its library) and holding the targets it keeps alive and sums.
 ///
 /// A runner's `run` is `@inline(never)` and its multiplexer's methods are `@inline(__always)`,
 /// so that the loop a variant is timed on (and callgrind counts) is the variant's own code,

@@ -3,24 +3,34 @@
 protocol Ticking {
     /// Sends `value` to every target (or the first, in breaking mode).
     func tick(_ value: Int)
-    /// The sum of every target's sum of the ticks it received.
-    var tickSum: Int { get }
 }
 
-/// `count` ticks in a row.
-final class TickRunner<Multiplexer: Ticking>: Runner {
+/// `count` ticks in a row; the checksum adds up the targets' sums.
+final class TickRunner<Multiplexer: Ticking, Target: SummingTarget>: Runner {
     let multiplexer: Multiplexer
-    init(_ multiplexer: Multiplexer) { self.multiplexer = multiplexer }
+    /// The targets, kept alive here (a weak multiplexer does not).
+    let targets: [Target]
+    init(_ multiplexer: Multiplexer, targets: [Target]) {
+        self.multiplexer = multiplexer
+        self.targets = targets
+    }
     @inline(never)
     func run(_ count: Int, base: Int) {
         for i in 0..<count { multiplexer.tick(base &+ i) }
     }
-    var checksum: Int { multiplexer.tickSum }
+    var checksum: Int { targets.tickSum }
 }
 
 extension AnyRunner {
-    /// The tick scenario (or lookup) on `multiplexer`.
-    static func tick(_ multiplexer: some Ticking) -> AnyRunner { AnyRunner(TickRunner(multiplexer)) }
+    /// The tick scenario on `multiplexer`, which holds `targets`.
+    static func tick(_ multiplexer: some Ticking, targets: [some SummingTarget]) -> AnyRunner {
+        AnyRunner(TickRunner(multiplexer, targets: targets))
+    }
+
+    /// The tick scenario on `multiplexer` with `n` fresh targets added.
+    static func tick(_ n: Int, _ multiplexer: some Membership) -> AnyRunner {
+        tick(multiplexer, targets: multiplexer.populate(n))
+    }
 }
 
 extension Sequence where Element: SummingTarget {

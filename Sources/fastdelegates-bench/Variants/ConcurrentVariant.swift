@@ -27,9 +27,9 @@ import Synchronization
 enum ConcurrentVariant {
     static let weak = Variant(name: "concurrent-weak") { scenario, n in
         switch scenario {
-        case .tick: .tick(Populated(n, Multiplexer()))
-        case .first: .first(Populated(n, Multiplexer()))
-        case .responds: .responds(Populated(n, Multiplexer()))
+        case .tick: .tick(n, Multiplexer())
+        case .first: .first(n, Multiplexer())
+        case .responds: .responds(n, Multiplexer())
         case .churn: .churn(Multiplexer(), targets: n)
         default: nil
         }
@@ -123,16 +123,17 @@ enum ConcurrentVariant {
     /// chain (`shared`) or on a chain of its own: ns per dispatch on one thread with a second
     /// thread sending.
     final class TwoThreadTickRunner: Runner {
-        let multiplexer: Populated<Multiplexer>
+        let multiplexer = Multiplexer()
+        let targets: [BenchTarget]
         let worker: Worker
 
         init(_ n: Int, shared: Bool) {
-            multiplexer = Populated(n, Multiplexer())
+            targets = multiplexer.populate(n)
             let workerTargets = (0..<n).map { _ in WorkerTarget() }
             let workerResponses = SendableResponses<WorkerTarget>().on(ConcurrentVariant.workerTick) { me, value in
                 me.sum &+= value
             }
-            let workerChain = shared ? multiplexer.multiplexer.chain : ConcurrentDelegateChain()
+            let workerChain = shared ? multiplexer.chain : ConcurrentDelegateChain()
             for target in workerTargets { workerChain.add(target, responses: workerResponses) }
             let worker = Worker(chain: workerChain, targets: workerTargets)
             self.worker = worker
@@ -159,7 +160,7 @@ enum ConcurrentVariant {
         /// worker sent; otherwise a value that cannot match.
         var checksum: Int {
             worker.waitUntilIdle()
-            let mine = multiplexer.tickSum
+            let mine = targets.tickSum
             let consistent = worker.targets.allSatisfy { $0.sum == worker.sent }
             return consistent ? mine : mine &+ 1
         }

@@ -7,12 +7,11 @@ enum FastDelegatesVariant {
         return Variant(name: name, breaking: mode == .breaking) { scenario, n in
             typealias Chain = ChainMultiplexer<BenchTarget>
             return switch (scenario, mode) {
-            case (.tick, _): .tick(Populated(n, Chain(retention: retention, mode: mode)))
-            case (.first, .nonBreaking): .first(Populated(n, Chain(retention: retention)))
-            case (.responds, .nonBreaking): .responds(Populated(n, Chain(retention: retention)))
+            case (.tick, _): .tick(n, Chain(retention: retention, mode: mode))
+            case (.first, .nonBreaking): .first(n, Chain(retention: retention))
+            case (.responds, .nonBreaking): .responds(n, Chain(retention: retention))
             case (.churn, .nonBreaking): .churn(Chain(retention: retention), targets: n)
-            case (.lookup(let messages), .nonBreaking) where retention == .weak:
-                .tick(Lookup(Chain(), messages: messages))
+            case (.lookup(let messages), .nonBreaking) where retention == .weak: .lookup(Chain(), messages: messages)
             default: nil
             }
         }
@@ -21,7 +20,7 @@ enum FastDelegatesVariant {
 
 /// FastDelegates' `DelegateChain`, of targets of one kind: the multiplexer of the
 /// `fastdelegates-*` variants and of `fastdelegates-weak-reference`.
-struct ChainMultiplexer<Target: SummingTarget & DelegateResponder>: LookupFillable, FirstAnswering, Responding {
+struct ChainMultiplexer<Target: SummingTarget & DelegateResponder>: Membership, FirstAnswering, Responding {
     let chain: DelegateChain
     let retention: Retention
 
@@ -36,11 +35,14 @@ struct ChainMultiplexer<Target: SummingTarget & DelegateResponder>: LookupFillab
     @inline(__always) func add(_ target: Target) { chain.add(target, retention: retention) }
     @inline(__always) func remove(_ target: Target) { chain.remove(target) }
     var removesEveryStep: Bool { retention == .strong }
+}
 
-    func addFiller(_ filler: BenchTarget, answering names: ArraySlice<String>) {
-        let responses = names.reduce(Responses<BenchTarget>()) { responses, name in
-            responses.on(Message<Int, Void>(name)) { me, value in me.sum &+= value }
-        }
+extension ChainMultiplexer: LookupFillable where Target == BenchTarget {
+    static func fillerMessage(_ name: String) -> Message<Int, Void> { Message(name) }
+
+    func addFiller(_ filler: BenchTarget, answering messages: ArraySlice<Message<Int, Void>>) {
+        var responses = Responses<BenchTarget>()
+        for message in messages { responses = responses.on(message) { me, value in me.sum &+= value } }
         chain.add(filler, responses: responses)
     }
 }

@@ -33,9 +33,9 @@ enum FastDelegatesWeakReferenceVariant {
     static let variant = Variant(name: "fastdelegates-weak-reference") { scenario, n in
         typealias Chain = ChainMultiplexer<WeakReferenceBenchTarget>
         return switch scenario {
-        case .tick: .tick(Populated(n, Chain()))
-        case .first: .first(Populated(n, Chain()))
-        case .responds: .responds(Populated(n, Chain()))
+        case .tick: .tick(n, Chain())
+        case .first: .first(n, Chain())
+        case .responds: .responds(n, Chain())
         case .churn: .churn(Chain(), targets: n)
         default: nil
         }

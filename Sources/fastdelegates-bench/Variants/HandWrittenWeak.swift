@@ -18,27 +18,22 @@ enum HandWrittenWeakVariant {
     }
 
     static func runner<Forwarder: WeakForwarder>(_: Forwarder.Type, _ scenario: Scenario, _ n: Int) -> AnyRunner? {
-        let multiplexer = Multiplexer<Forwarder>(BenchTarget.make(n))
+        let targets = BenchTarget.make(n)
+        let multiplexer = Multiplexer(forwarder: Forwarder(targets))
         return switch scenario {
-        case .tick: .tick(multiplexer)
-        case .first: .first(multiplexer)
-        case .responds: .responds(multiplexer)
+        case .tick: .tick(multiplexer, targets: targets)
+        case .first: .first(multiplexer, targets: targets)
+        case .responds: .responds(multiplexer, targets: targets)
         default: nil
         }
     }
 
-    /// `n` targets behind a forwarder of at least `n` fields.
+    /// A forwarder, as the runners call it.
     struct Multiplexer<Forwarder: WeakForwarder>: Ticking, FirstAnswering, Responding {
         let forwarder: Forwarder
-        let targets: [BenchTarget]
-        init(_ targets: [BenchTarget]) {
-            self.targets = targets
-            forwarder = Forwarder(targets)
-        }
         @inline(__always) func tick(_ value: Int) { forwarder.scrollTick(value) }
         @inline(__always) func first(_ value: Int) -> Int? { forwarder.firstResponder(value) }
         @inline(__always) var respondsToTick: Bool { forwarder.responds }
-        var tickSum: Int { targets.tickSum }
     }
 }
 

@@ -43,9 +43,9 @@ final class MulticastDelegate<T> {
 enum NaiveMulticastVariant {
     static let variant = Variant(name: "naive-weak-multicast") { scenario, n in
         switch scenario {
-        case .tick: .tick(Populated(n, Multiplexer()))
-        case .first: .first(Populated(n, Multiplexer()))
-        case .responds: .responds(Populated(n, Multiplexer()))
+        case .tick: .tick(n, Multiplexer())
+        case .first: .first(n, Multiplexer())
+        case .responds: .responds(n, Multiplexer())
         case .churn: .churn(Multiplexer(), targets: n)
         case .lookup: nil
         }

@@ -8,9 +8,10 @@ enum NotificationCenterVariant {
     static let firstName = Notification.Name(Bench.firstName)
 
     static let variant = Variant(name: "notificationcenter") { scenario, n in
-        switch scenario {
-        case .tick: .tick(Observers(n, first: false))
-        case .first: .first(Observers(n, first: true))
+        let targets = BenchTarget.make(n)
+        return switch scenario {
+        case .tick: .tick(Observers(targets, first: false), targets: targets)
+        case .first: .first(Observers(targets, first: true), targets: targets)
         default: nil
         }
     }
@@ -33,11 +34,9 @@ enum NotificationCenterVariant {
     final class Observers: Ticking, FirstAnswering {
         let center = NotificationCenter()
         let sender = Sender()
-        let targets: [BenchTarget]
         var tokens: [any NSObjectProtocol] = []
 
-        init(_ n: Int, first: Bool) {
-            targets = BenchTarget.make(n)
+        init(_ targets: [BenchTarget], first: Bool) {
             for target in targets {
                 let weak = WeakTarget(target)
                 if first {
@@ -72,7 +71,5 @@ enum NotificationCenterVariant {
             center.post(name: firstName, object: sender, userInfo: ["value": value, "reply": reply])
             return reply.answer
         }
-
-        var tickSum: Int { targets.tickSum }
     }
 }

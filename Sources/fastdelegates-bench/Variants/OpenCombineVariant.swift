@@ -4,9 +4,10 @@ import OpenCombine
 /// weakly. The "first responder" query sends a reply box that the first sink fills.
 enum OpenCombineVariant {
     static let variant = Variant(name: "opencombine") { scenario, n in
-        switch scenario {
-        case .tick: .tick(Ticks(n))
-        case .first: .first(Queries(n))
+        let targets = BenchTarget.make(n)
+        return switch scenario {
+        case .tick: .tick(Ticks(targets), targets: targets)
+        case .first: .first(Queries(targets), targets: targets)
         default: nil
         }
     }
@@ -21,25 +22,20 @@ enum OpenCombineVariant {
     /// A subject of the tick values, with one sink per target.
     final class Ticks: Ticking {
         let subject = PassthroughSubject<Int, Never>()
-        let targets: [BenchTarget]
         var cancellables: [AnyCancellable] = []
-        init(_ n: Int) {
-            targets = BenchTarget.make(n)
+        init(_ targets: [BenchTarget]) {
             for target in targets {
                 subject.sink { [weak target] value in target?.scrollTick(value) }.store(in: &cancellables)
             }
         }
         @inline(__always) func tick(_ value: Int) { subject.send(value) }
-        var tickSum: Int { targets.tickSum }
     }
 
     /// A subject of queries, with one sink per target; the first to see a query answers it.
     final class Queries: FirstAnswering {
         let subject = PassthroughSubject<Query, Never>()
-        let targets: [BenchTarget]
         var cancellables: [AnyCancellable] = []
-        init(_ n: Int) {
-            targets = BenchTarget.make(n)
+        init(_ targets: [BenchTarget]) {
             for target in targets {
                 subject.sink { [weak target] query in
                     guard query.answer == nil, let target else { return }

@@ -10,16 +10,17 @@ enum PureSwiftProxyVariant {
 
     static let variant = Variant(name: "pure-swift-proxy") { scenario, n in
         switch scenario {
-        case .tick: .tick(Populated(n, Multiplexer()))
-        case .first: .first(Populated(n, Multiplexer()))
-        case .responds: .responds(Populated(n, Multiplexer()))
-        case .lookup(let messages): .tick(Lookup(Multiplexer(), messages: messages))
+        case .tick: .tick(n, Multiplexer())
+        case .first: .first(n, Multiplexer())
+        case .responds: .responds(n, Multiplexer())
+        case .lookup(let messages): .lookup(Multiplexer(), messages: messages)
         case .churn: .churn(Multiplexer(), targets: n)
         }
     }
 
     /// A `ProxyChain` of weak targets.
     struct Multiplexer: LookupFillable, FirstAnswering, Responding {
+        typealias Target = BenchTarget
         let chain = ProxyChain()
 
         @inline(__always) func tick(_ value: Int) { chain.send(PureSwiftProxyVariant.tick, value) }
@@ -28,10 +29,11 @@ enum PureSwiftProxyVariant {
         @inline(__always) func add(_ target: BenchTarget) { chain.add(target, responses: responses) }
         @inline(__always) func remove(_ target: BenchTarget) { chain.remove(target) }
 
-        func addFiller(_ filler: BenchTarget, answering names: ArraySlice<String>) {
-            let fillerResponses = names.reduce(ProxyResponses<BenchTarget>()) { responses, name in
-                responses.on(ProxyMessage<Int, Void>(name)) { me, value in me.sum &+= value }
-            }
+        static func fillerMessage(_ name: String) -> ProxyMessage<Int, Void> { ProxyMessage(name) }
+
+        func addFiller(_ filler: BenchTarget, answering messages: ArraySlice<ProxyMessage<Int, Void>>) {
+            var fillerResponses = ProxyResponses<BenchTarget>()
+            for message in messages { fillerResponses = fillerResponses.on(message) { me, value in me.sum &+= value } }
             chain.add(filler, responses: fillerResponses)
         }
     }

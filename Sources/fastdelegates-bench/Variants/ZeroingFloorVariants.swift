@@ -15,31 +15,25 @@ import CDispatchTable
 ///   checks the target is alive and traps if it is not, so it is a floor, not a usable hold).
 enum ZeroingFloorVariants {
     static let zeroingFloor = Variant(name: "zeroing-floor") { scenario, n in
-        switch scenario {
-        case .tick: .tick(Zeroing(BenchTarget.make(n)))
-        default: nil
-        }
+        let targets = BenchTarget.make(n)
+        return scenario == .tick ? .tick(Zeroing(targets), targets: targets) : nil
     }
 
     static let unownedSafe = Variant(name: "unowned-safe") { scenario, n in
-        switch scenario {
-        case .tick: .tick(Unowned(BenchTarget.make(n)))
-        default: nil
-        }
+        let targets = BenchTarget.make(n)
+        return scenario == .tick ? .tick(Unowned(targets), targets: targets) : nil
     }
 
     /// The targets, each kept by one unowned reference, called between `swift_tryRetain` and
     /// `swift_release`.
     struct Zeroing: Ticking {
-        /// The targets, each with one unowned reference.
+        /// The targets (kept alive by the runner, as by its caller in a real program), each
+        /// with one unowned reference.
         let objects: [UnsafeMutableRawPointer]
-        /// Keeps the targets alive (the runner's caller does in a real program), and sums them.
-        let targets: [BenchTarget]
         /// Gives the unowned references back when the runner goes.
         let references: UnownedReferences
 
         init(_ targets: [BenchTarget]) {
-            self.targets = targets
             references = UnownedReferences(targets)
             objects = references.objects
         }
@@ -50,8 +44,6 @@ enum ZeroingFloorVariants {
                 swift_release(object)
             }
         }
-
-        var tickSum: Int { targets.tickSum }
     }
 
     /// One unowned reference to each target, taken here and given back in deinit.
@@ -79,17 +71,13 @@ enum ZeroingFloorVariants {
     /// The targets, each read through an `unowned let` reference.
     struct Unowned: Ticking {
         let references: [UnownedTarget]
-        let targets: [BenchTarget]
 
         init(_ targets: [BenchTarget]) {
-            self.targets = targets
             references = targets.map { UnownedTarget(target: $0) }
         }
 
         @inline(__always) func tick(_ value: Int) {
             for reference in references { reference.target.scrollTick(value) }
         }
-
-        var tickSum: Int { targets.tickSum }
     }
 }
