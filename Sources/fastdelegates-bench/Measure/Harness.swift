@@ -58,14 +58,14 @@ struct Harness {
     private final class Tracked {
         let variant: Variant
         let scenario: Scenario
-        let runner: Runner
+        let runner: AnyRunner
         var batch = 1
         var cursor = 0
         var dispatches = 0
         var valueSum = 0
         let firstValue: Int
 
-        init(variant: Variant, scenario: Scenario, runner: Runner, firstValue: Int) {
+        init(variant: Variant, scenario: Scenario, runner: AnyRunner, firstValue: Int) {
             self.variant = variant
             self.scenario = scenario
             self.runner = runner
