@@ -94,7 +94,7 @@ struct RunInfo {
             !hash.isEmpty
         else { return "unknown" }
         let measured = [":(top)", ":(top,exclude)docs", ":(top,exclude)*.md"]
-        let changes = run("git", ["status", "--porcelain", "--untracked-files=no", "--"] + measured) ?? ""
+        let changes = run("git", ["status", "--porcelain", "-uno", "--"] + measured) ?? ""
         return changes.isEmpty ? hash : "\(hash) (with uncommitted changes)"
     }
 
