@@ -26,7 +26,7 @@ HEADER = """\
 def forwarder(n: int) -> str:
     fields = [f"d{i}" for i in range(n)]
     out = [f"/// Hand-written forwarding to up to {n} weak delegates (fields d0\u2026d{n - 1})."]
-    out.append(f"final class WeakForwarder{n} {{")
+    out.append(f"final class WeakForwarder{n}: WeakForwarder {{")
     out += [f"    weak var {d}: (any ScrollDelegate)?" for d in fields]
     out.append("")
     out.append("    init(_ targets: [any ScrollDelegate]) {")
@@ -50,62 +50,8 @@ def forwarder(n: int) -> str:
     return "\n".join(out) + "\n"
 
 
-def runners(n: int) -> str:
-    return f"""\
-extension HandWrittenWeakVariant {{
-    final class TickRunner{n}: Runner {{
-        let forwarder: WeakForwarder{n}
-        let targets: [BenchTarget]
-        init(_ targets: [BenchTarget]) {{
-            self.targets = targets
-            forwarder = WeakForwarder{n}(targets)
-        }}
-        @inline(never)
-        func run(_ count: Int, base: Int) {{
-            for i in 0..<count {{ forwarder.scrollTick(base &+ i) }}
-        }}
-        var checksum: Int {{ targets.reduce(0) {{ $0 &+ $1.sum }} }}
-    }}
-
-    final class FirstRunner{n}: Runner {{
-        let forwarder: WeakForwarder{n}
-        let targets: [BenchTarget]
-        var answers = 0
-        init(_ targets: [BenchTarget]) {{
-            self.targets = targets
-            forwarder = WeakForwarder{n}(targets)
-        }}
-        @inline(never)
-        func run(_ count: Int, base: Int) {{
-            var sum = 0
-            for i in 0..<count {{ sum &+= forwarder.firstResponder(base &+ i) ?? 0 }}
-            answers &+= sum
-        }}
-        var checksum: Int {{ answers }}
-    }}
-
-    final class RespondsRunner{n}: Runner {{
-        let forwarder: WeakForwarder{n}
-        let targets: [BenchTarget]
-        var trues = 0
-        init(_ targets: [BenchTarget]) {{
-            self.targets = targets
-            forwarder = WeakForwarder{n}(targets)
-        }}
-        @inline(never)
-        func run(_ count: Int, base: Int) {{
-            var found = 0
-            for _ in 0..<count where forwarder.responds {{ found &+= 1 }}
-            trues &+= found
-        }}
-        var checksum: Int {{ trues }}
-    }}
-}}
-"""
-
-
 def generate() -> str:
-    return HEADER + "\n" + "\n".join(forwarder(n) + "\n" + runners(n) for n in SIZES)
+    return HEADER + "\n" + "\n".join(forwarder(n) for n in SIZES)
 
 
 def main() -> int:

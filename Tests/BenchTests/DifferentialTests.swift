@@ -2,6 +2,8 @@ import FastDelegates
 import PureSwiftProxy
 import Testing
 
+@testable import fastdelegates_bench
+
 /// Random operation sequences run on FastDelegates' `DelegateChain` and on the pure-Swift
 /// `ProxyChain` reference model: both must deliver the same messages to the same targets.
 @Suite struct DifferentialTests {
@@ -10,30 +12,21 @@ import Testing
     static let proxyTick = ProxyMessage<Int, Void>("differential.tick:")
     static let proxyFirst = ProxyMessage<Int, Int>("differential.first:")
 
-    final class Log {
-        var entries: [String] = []
-    }
-
-    final class Node {
-        let name: Int
-        let log: Log
-        init(_ name: Int, _ log: Log) {
-            self.name = name
-            self.log = log
-        }
-    }
+    /// A target, named by its number, that logs each tick it receives.
+    typealias Node = ProxyChainTests.Logged
+    typealias Log = ProxyChainTests.Log
 
     static let responses = SendableResponses<Node>()
         .on(tick) { me, value in me.log.entries.append("\(me.name):\(value)") }
-        .on(first) { me, value in me.name &* 1000 &+ value }
+        .on(first) { me, value in (Int(me.name) ?? 0) &* 1000 &+ value }
     static let proxyResponses = ProxyResponses<Node>()
         .on(proxyTick) { me, value in me.log.entries.append("\(me.name):\(value)") }
-        .on(proxyFirst) { me, value in me.name &* 1000 &+ value }
+        .on(proxyFirst) { me, value in (Int(me.name) ?? 0) &* 1000 &+ value }
 
     @Test(arguments: [1 as UInt64, 2, 3, 4, 5, 6, 7, 8])
     func sameDeliveries(seed: UInt64) {
         for breaking in [false, true] {
-            var random = Random(seed: seed)
+            var random = SplitMix64(seed: seed)
             let fastLog = Log(), proxyLog = Log()
             let fast = DelegateChain(mode: breaking ? .breaking : .nonBreaking)
             let proxy = ProxyChain(mode: breaking ? .breaking : .nonBreaking)
@@ -47,7 +40,7 @@ import Testing
                 switch random.next() % 7 {
                 case 0, 1: // add a fresh target (weak or strong)
                     let strong = random.next() % 3 == 0
-                    let (f, p) = (Node(next, fastLog), Node(next, proxyLog))
+                    let (f, p) = (Node("\(next)", fastLog), Node("\(next)", proxyLog))
                     next += 1
                     fastNodes[slot] = f
                     proxyNodes[slot] = p
@@ -74,18 +67,6 @@ import Testing
             }
             #expect(fastLog.entries == proxyLog.entries, "seed \(seed), breaking \(breaking)")
             #expect(answers.map(\.0) == answers.map(\.1))
-        }
-    }
-
-    struct Random {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
         }
     }
 }

@@ -55,17 +55,17 @@ struct Harness {
     let settings: HarnessSettings
 
     /// A runner with its bookkeeping: the values it was sent, so its checksum can be verified.
-    private final class Tracked {
+    private final class Contestant {
         let variant: Variant
         let scenario: Scenario
-        let runner: Runner
+        let runner: AnyRunner
         var batch = 1
         var cursor = 0
         var dispatches = 0
         var valueSum = 0
         let firstValue: Int
 
-        init(variant: Variant, scenario: Scenario, runner: Runner, firstValue: Int) {
+        init(variant: Variant, scenario: Scenario, runner: AnyRunner, firstValue: Int) {
             self.variant = variant
             self.scenario = scenario
             self.runner = runner
@@ -98,20 +98,20 @@ struct Harness {
         including include: (Scenario, Variant) -> Bool = { _, _ in true }
     ) -> [Measurement] {
         var random = SplitMix64(seed: settings.seed ^ UInt64(truncatingIfNeeded: targets &* 7919))
-        var tracked: [Tracked] = []
+        var contestants: [Contestant] = []
         for scenario in scenarios {
             for variant in variants where include(scenario, variant) {
                 guard let runner = variant.make(scenario, targets) else { continue }
-                tracked.append(
-                    Tracked(
+                contestants.append(
+                    Contestant(
                         variant: variant, scenario: scenario, runner: runner,
                         firstValue: Int(random.next() % 1_000_000)))
             }
         }
-        guard !tracked.isEmpty else { return [] }
+        guard !contestants.isEmpty else { return [] }
 
         // Calibrate each runner's batch to the sample time.
-        for entry in tracked {
+        for entry in contestants {
             var batch = 1
             while true {
                 let elapsed = Double(entry.timed(batch))
@@ -124,12 +124,12 @@ struct Harness {
             entry.batch = batch
         }
 
-        var samples = Array(repeating: [Double](), count: tracked.count)
-        let rotation = Int(random.next() % UInt64(tracked.count))
+        var samples = Array(repeating: [Double](), count: contestants.count)
+        let rotation = Int(random.next() % UInt64(contestants.count))
         for round in 0..<(settings.warmupSamples + settings.samples) {
-            for k in 0..<tracked.count {
-                let index = (k + round + rotation) % tracked.count
-                let entry = tracked[index]
+            for k in 0..<contestants.count {
+                let index = (k + round + rotation) % contestants.count
+                let entry = contestants[index]
                 let elapsed = entry.timed(entry.batch)
                 if round >= settings.warmupSamples {
                     samples[index].append(Double(elapsed) / Double(entry.batch))
@@ -137,8 +137,8 @@ struct Harness {
             }
         }
 
-        return tracked.indices.map { index in
-            let entry = tracked[index]
+        return contestants.indices.map { index in
+            let entry = contestants[index]
             var allocations: Double?
             if settings.countAllocations {
                 let count = max(1, min(settings.allocationDispatches, entry.batch))

@@ -6,62 +6,48 @@ enum Bars {
             rows.first { $0.variant == variant && $0.scenario == scenario && $0.targets == n }?.median_ns
         }
         var lines = ["performance bars (medians from this run; ratio = first / second):"]
-        func bar(_ label: String, _ numerator: Double?, _ denominator: Double?, atMost limit: Double) {
+        /// Appends the bar `label`: numerator / denominator against `limit`, `relation` being
+        /// "<=" or ">=".
+        func bar(_ label: String, _ numerator: Double?, _ denominator: Double?, _ relation: String, _ limit: Double) {
             guard let numerator, let denominator, denominator > 0 else { return }
             let ratio = numerator / denominator
+            let met = relation == "<=" ? ratio <= limit : ratio >= limit
             lines.append(
-                "  \(ratio <= limit ? "MET   " : "MISSED") \(label): \(fixed(ratio, 2))x (bar <= \(fixed(limit, 2))x)")
+                "  \(met ? "MET   " : "MISSED") \(label): \(fixed(ratio, 2))x (bar \(relation) \(fixed(limit, 2))x)")
         }
-        func bar(_ label: String, _ numerator: Double?, _ denominator: Double?, atLeast limit: Double) {
-            guard let numerator, let denominator, denominator > 0 else { return }
-            let ratio = numerator / denominator
-            lines.append(
-                "  \(ratio >= limit ? "MET   " : "MISSED") \(label): \(fixed(ratio, 2))x (bar >= \(fixed(limit, 2))x)")
+        /// The bar of the tick scenario at N = `n`: `variant` / `other`.
+        func tick(_ n: Int, _ variant: String, over other: String, _ relation: String, _ limit: Double) {
+            bar(
+                "tick N=\(n) \(variant) / \(other)", median(variant, "tick", n), median(other, "tick", n), relation,
+                limit)
         }
         let ns = Array(Set(rows.map(\.targets))).sorted()
         // Issue 13: the default weak hold of a plain class (the zeroing fast path) against
         // hand-written `weak var` forwarding, and the concurrent chain's.
         for n in ns where n >= 4 {
-            bar(
-                "tick N=\(n) handwritten-weak-var / fastdelegates-weak",
-                median("handwritten-weak-var", "tick", n), median("fastdelegates-weak", "tick", n), atLeast: 2.5)
-            bar(
-                "tick N=\(n) concurrent-weak / handwritten-weak-var",
-                median("concurrent-weak", "tick", n), median("handwritten-weak-var", "tick", n), atMost: 0.6)
+            tick(n, "handwritten-weak-var", over: "fastdelegates-weak", ">=", 2.5)
+            tick(n, "concurrent-weak", over: "handwritten-weak-var", "<=", 0.6)
         }
         // The fallback for Objective-C-rooted objects (a Swift weak reference) stays near the
         // hand-written code it replaces.
         for n in ns where n >= 4 {
-            bar(
-                "tick N=\(n) fastdelegates-weak-reference / handwritten-weak-var",
-                median("fastdelegates-weak-reference", "tick", n), median("handwritten-weak-var", "tick", n),
-                atMost: 1.2)
+            tick(n, "fastdelegates-weak-reference", over: "handwritten-weak-var", "<=", 1.2)
         }
         // Issue 22: a generated proxy costs what sending through its chain costs.
         for n in ns {
-            bar(
-                "tick N=\(n) fastdelegates-proxy / fastdelegates-weak",
-                median("fastdelegates-proxy", "tick", n), median("fastdelegates-weak", "tick", n), atMost: 1.05)
+            tick(n, "fastdelegates-proxy", over: "fastdelegates-weak", "<=", 1.05)
         }
         for n in ns {
-            bar(
-                "tick N=\(n) fastdelegates-strong / strong-array",
-                median("fastdelegates-strong", "tick", n), median("strong-array", "tick", n), atMost: 1.5)
+            tick(n, "fastdelegates-strong", over: "strong-array", "<=", 1.5)
         }
         for n in ns where n <= 4 {
             for other in ["pure-swift-proxy", "naive-weak-multicast"] {
-                bar(
-                    "tick N=\(n) \(other) / fastdelegates-weak",
-                    median(other, "tick", n), median("fastdelegates-weak", "tick", n), atLeast: 2)
+                tick(n, other, over: "fastdelegates-weak", ">=", 2)
             }
         }
         for n in ns {
-            bar(
-                "tick N=\(n) notificationcenter / fastdelegates-weak",
-                median("notificationcenter", "tick", n), median("fastdelegates-weak", "tick", n), atLeast: 20)
-            bar(
-                "tick N=\(n) opencombine / fastdelegates-weak",
-                median("opencombine", "tick", n), median("fastdelegates-weak", "tick", n), atLeast: 10)
+            tick(n, "notificationcenter", over: "fastdelegates-weak", ">=", 20)
+            tick(n, "opencombine", over: "fastdelegates-weak", ">=", 10)
         }
         // The peers hold their observers weakly, so hand-written `weak var` forwarding is the
         // fastest any weakly holding multiplexer can be: its ratio is the ceiling of the two
@@ -82,13 +68,8 @@ enum Bars {
         // thread no more than a chain of its own, and one sending thread pays little for the
         // thread safety.
         for n in ns {
-            bar(
-                "tick N=\(n) concurrent-2threads-shared / concurrent-2threads-separate",
-                median("concurrent-2threads-shared", "tick", n), median("concurrent-2threads-separate", "tick", n),
-                atMost: 1.3)
-            bar(
-                "tick N=\(n) concurrent-weak / fastdelegates-weak",
-                median("concurrent-weak", "tick", n), median("fastdelegates-weak", "tick", n), atMost: 1.2)
+            tick(n, "concurrent-2threads-shared", over: "concurrent-2threads-separate", "<=", 1.3)
+            tick(n, "concurrent-weak", over: "fastdelegates-weak", "<=", 1.2)
         }
         // Issue 23: the default weak path and the concurrent chain against the floors of a
         // memory-safe zeroing hold (the runtime's own calls; Swift's `unowned let`).
@@ -106,7 +87,7 @@ enum Bars {
         }
         bar(
             "lookup fastdelegates-weak 10,000 messages / 1 message",
-            median("fastdelegates-weak", "lookup-10000", 1), median("fastdelegates-weak", "lookup-1", 1), atMost: 1.2)
+            median("fastdelegates-weak", "lookup-10000", 1), median("fastdelegates-weak", "lookup-1", 1), "<=", 1.2)
         let allocating = rows.filter {
             isFastDelegates($0.variant) && $0.scenario != "churn" && ($0.allocs_per_dispatch ?? 0) > 0
         }

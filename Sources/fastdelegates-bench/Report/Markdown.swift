@@ -36,15 +36,9 @@ enum Markdown {
 
             | run | |
             |---|---|
-            | date | \(cell(info.date)) |
-            | machine | \(cell(info.machine)) |
-            | OS | \(cell(info.operatingSystem)) |
-            | Swift | \(cell(info.swift)) |
-            | commit | \(cell(info.commit)) |
-            | command | `\(cell(info.commandLine))` |
-            | settings | \(cell(info.settings)) |
 
             """
+        for (label, value) in info.rows { out += "| \(label) | \(cell(value)) |\n" }
         if let chart {
             out += "\n![ns per dispatch of the tick scenario against N, log-log](\(chart))\n"
         }

@@ -4,37 +4,34 @@ import Foundation
 /// Where and how a run was measured: the header of the Markdown report, so a published figure
 /// always says which machine, toolchain and commit it came from.
 struct RunInfo {
-    /// When the run finished, UTC, ISO 8601.
-    var date: String
-    /// CPU model, logical cores and memory.
-    var machine: String
-    /// Distribution, kernel and architecture.
-    var operatingSystem: String
-    /// The Swift toolchain, and the build configuration of this binary.
-    var swift: String
-    /// The measured commit (`git rev-parse --short HEAD`), "unknown" outside a checkout.
-    var commit: String
-    /// The command line, as it can be typed again.
-    var commandLine: String
-    /// Samples, warm-up, sample time, seed and whether allocations were counted.
-    var settings: String
+    /// The rows of the report's header table, in order: the date (when the run finished, UTC,
+    /// ISO 8601), the machine (CPU model, logical cores and memory), the OS (distribution,
+    /// kernel and architecture), Swift (the toolchain, and the build configuration of this
+    /// binary), the commit (`git rev-parse --short HEAD`, "unknown" outside a checkout), the
+    /// command line (as it can be typed again, in code style) and the settings (samples,
+    /// warm-up, sample time, seed and whether allocations were counted).
+    var rows: [(label: String, value: String)]
 
     /// Collects the information of the current process and machine.
     static func current(settings: HarnessSettings, quick: Bool) -> RunInfo {
         let formatter = ISO8601DateFormatter()
         formatter.timeZone = TimeZone(identifier: "UTC")
         let mode = quick ? "quick (`--quick`: too few samples to publish)" : "full"
-        return RunInfo(
-            date: formatter.string(from: Date()),
-            machine: machine(),
-            operatingSystem: operatingSystem(),
-            swift: swiftVersion(),
-            commit: commit(),
-            commandLine: commandLine(),
-            settings: "\(mode); \(settings.samples) timed samples of about "
-                + "\(readable(settings.sampleNanoseconds / 1_000_000)) ms per variant after "
-                + "\(settings.warmupSamples) warm-up, interleaved round-robin; seed \(settings.seed); "
-                + (settings.countAllocations ? "allocations counted" : "allocations not counted"))
+        return RunInfo(rows: [
+            ("date", formatter.string(from: Date())),
+            ("machine", machine()),
+            ("OS", operatingSystem()),
+            ("Swift", swiftVersion()),
+            ("commit", commit()),
+            ("command", "`\(commandLine())`"),
+            (
+                "settings",
+                "\(mode); \(settings.samples) timed samples of about "
+                    + "\(readable(settings.sampleNanoseconds / 1_000_000)) ms per variant after "
+                    + "\(settings.warmupSamples) warm-up, interleaved round-robin; seed \(settings.seed); "
+                    + (settings.countAllocations ? "allocations counted" : "allocations not counted")
+            ),
+        ])
     }
 
     static func machine() -> String {
@@ -97,7 +94,7 @@ struct RunInfo {
             !hash.isEmpty
         else { return "unknown" }
         let measured = [":(top)", ":(top,exclude)docs", ":(top,exclude)*.md"]
-        let changes = run("git", ["status", "--porcelain", "--untracked-files=no", "--"] + measured) ?? ""
+        let changes = run("git", ["status", "--porcelain", "-uno", "--"] + measured) ?? ""
         return changes.isEmpty ? hash : "\(hash) (with uncommitted changes)"
     }
 

@@ -27,89 +27,36 @@ import Synchronization
 enum ConcurrentVariant {
     static let weak = Variant(name: "concurrent-weak") { scenario, n in
         switch scenario {
-        case .tick: TickRunner(n)
-        case .first: FirstRunner(n)
-        case .responds: RespondsRunner(n)
-        case .churn: Churn(n)
+        case .tick: .tick(n, Multiplexer())
+        case .first: .first(n, Multiplexer())
+        case .responds: .responds(n, Multiplexer())
+        case .churn: .churn(Multiplexer(), targets: n)
         default: nil
         }
     }
 
     static let twoThreadsShared = Variant(name: "concurrent-2threads-shared") { scenario, n in
-        switch scenario {
-        case .tick: TwoThreadTickRunner(n, shared: true)
-        default: nil
-        }
+        scenario == .tick ? AnyRunner(TwoThreadTickRunner(n, shared: true)) : nil
     }
 
     static let twoThreadsSeparate = Variant(name: "concurrent-2threads-separate") { scenario, n in
-        switch scenario {
-        case .tick: TwoThreadTickRunner(n, shared: false)
-        default: nil
-        }
+        scenario == .tick ? AnyRunner(TwoThreadTickRunner(n, shared: false)) : nil
     }
 
     /// The second thread's tick: the same shape as `Bench.tick`, answered by other targets.
     static let workerTick = Message<Int, Void>("concurrentBenchWorkerTick:")
 
-    static func chain(_ n: Int) -> (ConcurrentDelegateChain, [BenchTarget]) {
+    /// A `ConcurrentDelegateChain` of weak targets. In the churn scenario each mutation
+    /// publishes a snapshot and, while another thread of the process has sent on a concurrent
+    /// chain (the two-thread variants' workers, while they exist), runs the heavy fence.
+    struct Multiplexer: Membership, FirstAnswering, Responding {
         let chain = ConcurrentDelegateChain()
-        let targets = BenchTarget.make(n)
-        for target in targets { chain.add(target) }
-        return (chain, targets)
-    }
 
-    final class TickRunner: Runner {
-        let chain: ConcurrentDelegateChain
-        let targets: [BenchTarget]
-        init(_ n: Int) { (chain, targets) = ConcurrentVariant.chain(n) }
-        @inline(never)
-        func run(_ count: Int, base: Int) {
-            for i in 0..<count { chain.send(Bench.tick, base &+ i) }
-        }
-        var checksum: Int { targets.reduce(0) { $0 &+ $1.sum } }
-    }
-
-    final class FirstRunner: Runner {
-        let chain: ConcurrentDelegateChain
-        let targets: [BenchTarget]
-        var answers = 0
-        init(_ n: Int) { (chain, targets) = ConcurrentVariant.chain(n) }
-        @inline(never)
-        func run(_ count: Int, base: Int) {
-            var sum = 0
-            for i in 0..<count { sum &+= chain.send(Bench.first, base &+ i) ?? 0 }
-            answers &+= sum
-        }
-        var checksum: Int { answers }
-    }
-
-    /// The churn scenario on the concurrent chain: each mutation publishes a snapshot and, while
-    /// another thread of the process has sent on a concurrent chain (the two-thread variants'
-    /// workers, while they exist), runs the heavy fence.
-    final class Churn: Churning {
-        let churn = ChurnState<BenchTarget>()
-        init(_ n: Int) { setUpChurn(n) }
-        let chain = ConcurrentDelegateChain()
-        func makeTarget(bank: Bank) -> BenchTarget { BenchTarget(id: 1, bank: bank) }
-        func sum(of target: BenchTarget) -> Int { target.sum }
-        func add(_ target: BenchTarget) { chain.add(target) }
-        func remove(_ target: BenchTarget) { chain.remove(target) }
-        func tick(_ value: Int) { chain.send(Bench.tick, value) }
-    }
-
-    final class RespondsRunner: Runner {
-        let chain: ConcurrentDelegateChain
-        let targets: [BenchTarget]
-        var trues = 0
-        init(_ n: Int) { (chain, targets) = ConcurrentVariant.chain(n) }
-        @inline(never)
-        func run(_ count: Int, base: Int) {
-            var found = 0
-            for _ in 0..<count where chain.responds(to: Bench.tick) { found &+= 1 }
-            trues &+= found
-        }
-        var checksum: Int { trues }
+        @inline(__always) func tick(_ value: Int) { chain.send(Bench.tick, value) }
+        @inline(__always) func first(_ value: Int) -> Int? { chain.send(Bench.first, value) }
+        @inline(__always) var respondsToTick: Bool { chain.responds(to: Bench.tick) }
+        @inline(__always) func add(_ target: BenchTarget) { chain.add(target) }
+        @inline(__always) func remove(_ target: BenchTarget) { chain.remove(target) }
     }
 
     /// The worker thread of the two-thread variants and what it shares with the harness
@@ -176,17 +123,17 @@ enum ConcurrentVariant {
     /// chain (`shared`) or on a chain of its own: ns per dispatch on one thread with a second
     /// thread sending.
     final class TwoThreadTickRunner: Runner {
-        let chain: ConcurrentDelegateChain
+        let multiplexer = Multiplexer()
         let targets: [BenchTarget]
         let worker: Worker
 
         init(_ n: Int, shared: Bool) {
-            (chain, targets) = ConcurrentVariant.chain(n)
+            targets = multiplexer.populate(n)
             let workerTargets = (0..<n).map { _ in WorkerTarget() }
             let workerResponses = SendableResponses<WorkerTarget>().on(ConcurrentVariant.workerTick) { me, value in
                 me.sum &+= value
             }
-            let workerChain = shared ? chain : ConcurrentDelegateChain()
+            let workerChain = shared ? multiplexer.chain : ConcurrentDelegateChain()
             for target in workerTargets { workerChain.add(target, responses: workerResponses) }
             let worker = Worker(chain: workerChain, targets: workerTargets)
             self.worker = worker
@@ -205,7 +152,7 @@ enum ConcurrentVariant {
         @inline(never)
         func run(_ count: Int, base: Int) {
             worker.resume()
-            for i in 0..<count { chain.send(Bench.tick, base &+ i) }
+            for i in 0..<count { multiplexer.tick(base &+ i) }
             worker.pause()
         }
 
@@ -213,7 +160,7 @@ enum ConcurrentVariant {
         /// worker sent; otherwise a value that cannot match.
         var checksum: Int {
             worker.waitUntilIdle()
-            let mine = targets.reduce(0) { $0 &+ $1.sum }
+            let mine = targets.tickSum
             let consistent = worker.targets.allSatisfy { $0.sum == worker.sent }
             return consistent ? mine : mine &+ 1
         }

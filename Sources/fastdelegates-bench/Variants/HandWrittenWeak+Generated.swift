@@ -4,7 +4,7 @@
 // What a person writes by hand: one `weak var` per delegate, one call per field.
 
 /// Hand-written forwarding to up to 1 weak delegates (fields d0…d0).
-final class WeakForwarder1 {
+final class WeakForwarder1: WeakForwarder {
     weak var d0: (any ScrollDelegate)?
 
     init(_ targets: [any ScrollDelegate]) {
@@ -26,58 +26,8 @@ final class WeakForwarder1 {
     }
 }
 
-extension HandWrittenWeakVariant {
-    final class TickRunner1: Runner {
-        let forwarder: WeakForwarder1
-        let targets: [BenchTarget]
-        init(_ targets: [BenchTarget]) {
-            self.targets = targets
-            forwarder = WeakForwarder1(targets)
-        }
-        @inline(never)
-        func run(_ count: Int, base: Int) {
-            for i in 0..<count { forwarder.scrollTick(base &+ i) }
-        }
-        var checksum: Int { targets.reduce(0) { $0 &+ $1.sum } }
-    }
-
-    final class FirstRunner1: Runner {
-        let forwarder: WeakForwarder1
-        let targets: [BenchTarget]
-        var answers = 0
-        init(_ targets: [BenchTarget]) {
-            self.targets = targets
-            forwarder = WeakForwarder1(targets)
-        }
-        @inline(never)
-        func run(_ count: Int, base: Int) {
-            var sum = 0
-            for i in 0..<count { sum &+= forwarder.firstResponder(base &+ i) ?? 0 }
-            answers &+= sum
-        }
-        var checksum: Int { answers }
-    }
-
-    final class RespondsRunner1: Runner {
-        let forwarder: WeakForwarder1
-        let targets: [BenchTarget]
-        var trues = 0
-        init(_ targets: [BenchTarget]) {
-            self.targets = targets
-            forwarder = WeakForwarder1(targets)
-        }
-        @inline(never)
-        func run(_ count: Int, base: Int) {
-            var found = 0
-            for _ in 0..<count where forwarder.responds { found &+= 1 }
-            trues &+= found
-        }
-        var checksum: Int { trues }
-    }
-}
-
 /// Hand-written forwarding to up to 4 weak delegates (fields d0…d3).
-final class WeakForwarder4 {
+final class WeakForwarder4: WeakForwarder {
     weak var d0: (any ScrollDelegate)?
     weak var d1: (any ScrollDelegate)?
     weak var d2: (any ScrollDelegate)?
@@ -111,58 +61,8 @@ final class WeakForwarder4 {
     }
 }
 
-extension HandWrittenWeakVariant {
-    final class TickRunner4: Runner {
-        let forwarder: WeakForwarder4
-        let targets: [BenchTarget]
-        init(_ targets: [BenchTarget]) {
-            self.targets = targets
-            forwarder = WeakForwarder4(targets)
-        }
-        @inline(never)
-        func run(_ count: Int, base: Int) {
-            for i in 0..<count { forwarder.scrollTick(base &+ i) }
-        }
-        var checksum: Int { targets.reduce(0) { $0 &+ $1.sum } }
-    }
-
-    final class FirstRunner4: Runner {
-        let forwarder: WeakForwarder4
-        let targets: [BenchTarget]
-        var answers = 0
-        init(_ targets: [BenchTarget]) {
-            self.targets = targets
-            forwarder = WeakForwarder4(targets)
-        }
-        @inline(never)
-        func run(_ count: Int, base: Int) {
-            var sum = 0
-            for i in 0..<count { sum &+= forwarder.firstResponder(base &+ i) ?? 0 }
-            answers &+= sum
-        }
-        var checksum: Int { answers }
-    }
-
-    final class RespondsRunner4: Runner {
-        let forwarder: WeakForwarder4
-        let targets: [BenchTarget]
-        var trues = 0
-        init(_ targets: [BenchTarget]) {
-            self.targets = targets
-            forwarder = WeakForwarder4(targets)
-        }
-        @inline(never)
-        func run(_ count: Int, base: Int) {
-            var found = 0
-            for _ in 0..<count where forwarder.responds { found &+= 1 }
-            trues &+= found
-        }
-        var checksum: Int { trues }
-    }
-}
-
 /// Hand-written forwarding to up to 16 weak delegates (fields d0…d15).
-final class WeakForwarder16 {
+final class WeakForwarder16: WeakForwarder {
     weak var d0: (any ScrollDelegate)?
     weak var d1: (any ScrollDelegate)?
     weak var d2: (any ScrollDelegate)?
@@ -244,58 +144,8 @@ final class WeakForwarder16 {
     }
 }
 
-extension HandWrittenWeakVariant {
-    final class TickRunner16: Runner {
-        let forwarder: WeakForwarder16
-        let targets: [BenchTarget]
-        init(_ targets: [BenchTarget]) {
-            self.targets = targets
-            forwarder = WeakForwarder16(targets)
-        }
-        @inline(never)
-        func run(_ count: Int, base: Int) {
-            for i in 0..<count { forwarder.scrollTick(base &+ i) }
-        }
-        var checksum: Int { targets.reduce(0) { $0 &+ $1.sum } }
-    }
-
-    final class FirstRunner16: Runner {
-        let forwarder: WeakForwarder16
-        let targets: [BenchTarget]
-        var answers = 0
-        init(_ targets: [BenchTarget]) {
-            self.targets = targets
-            forwarder = WeakForwarder16(targets)
-        }
-        @inline(never)
-        func run(_ count: Int, base: Int) {
-            var sum = 0
-            for i in 0..<count { sum &+= forwarder.firstResponder(base &+ i) ?? 0 }
-            answers &+= sum
-        }
-        var checksum: Int { answers }
-    }
-
-    final class RespondsRunner16: Runner {
-        let forwarder: WeakForwarder16
-        let targets: [BenchTarget]
-        var trues = 0
-        init(_ targets: [BenchTarget]) {
-            self.targets = targets
-            forwarder = WeakForwarder16(targets)
-        }
-        @inline(never)
-        func run(_ count: Int, base: Int) {
-            var found = 0
-            for _ in 0..<count where forwarder.responds { found &+= 1 }
-            trues &+= found
-        }
-        var checksum: Int { trues }
-    }
-}
-
 /// Hand-written forwarding to up to 64 weak delegates (fields d0…d63).
-final class WeakForwarder64 {
+final class WeakForwarder64: WeakForwarder {
     weak var d0: (any ScrollDelegate)?
     weak var d1: (any ScrollDelegate)?
     weak var d2: (any ScrollDelegate)?
@@ -566,55 +416,5 @@ final class WeakForwarder64 {
 
     var responds: Bool {
         d0 != nil || d1 != nil || d2 != nil || d3 != nil || d4 != nil || d5 != nil || d6 != nil || d7 != nil || d8 != nil || d9 != nil || d10 != nil || d11 != nil || d12 != nil || d13 != nil || d14 != nil || d15 != nil || d16 != nil || d17 != nil || d18 != nil || d19 != nil || d20 != nil || d21 != nil || d22 != nil || d23 != nil || d24 != nil || d25 != nil || d26 != nil || d27 != nil || d28 != nil || d29 != nil || d30 != nil || d31 != nil || d32 != nil || d33 != nil || d34 != nil || d35 != nil || d36 != nil || d37 != nil || d38 != nil || d39 != nil || d40 != nil || d41 != nil || d42 != nil || d43 != nil || d44 != nil || d45 != nil || d46 != nil || d47 != nil || d48 != nil || d49 != nil || d50 != nil || d51 != nil || d52 != nil || d53 != nil || d54 != nil || d55 != nil || d56 != nil || d57 != nil || d58 != nil || d59 != nil || d60 != nil || d61 != nil || d62 != nil || d63 != nil
-    }
-}
-
-extension HandWrittenWeakVariant {
-    final class TickRunner64: Runner {
-        let forwarder: WeakForwarder64
-        let targets: [BenchTarget]
-        init(_ targets: [BenchTarget]) {
-            self.targets = targets
-            forwarder = WeakForwarder64(targets)
-        }
-        @inline(never)
-        func run(_ count: Int, base: Int) {
-            for i in 0..<count { forwarder.scrollTick(base &+ i) }
-        }
-        var checksum: Int { targets.reduce(0) { $0 &+ $1.sum } }
-    }
-
-    final class FirstRunner64: Runner {
-        let forwarder: WeakForwarder64
-        let targets: [BenchTarget]
-        var answers = 0
-        init(_ targets: [BenchTarget]) {
-            self.targets = targets
-            forwarder = WeakForwarder64(targets)
-        }
-        @inline(never)
-        func run(_ count: Int, base: Int) {
-            var sum = 0
-            for i in 0..<count { sum &+= forwarder.firstResponder(base &+ i) ?? 0 }
-            answers &+= sum
-        }
-        var checksum: Int { answers }
-    }
-
-    final class RespondsRunner64: Runner {
-        let forwarder: WeakForwarder64
-        let targets: [BenchTarget]
-        var trues = 0
-        init(_ targets: [BenchTarget]) {
-            self.targets = targets
-            forwarder = WeakForwarder64(targets)
-        }
-        @inline(never)
-        func run(_ count: Int, base: Int) {
-            var found = 0
-            for _ in 0..<count where forwarder.responds { found &+= 1 }
-            trues &+= found
-        }
-        var checksum: Int { trues }
     }
 }

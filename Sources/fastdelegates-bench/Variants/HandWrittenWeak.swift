@@ -8,21 +8,43 @@
 /// set; counts above 64 are skipped.
 enum HandWrittenWeakVariant {
     static let variant = Variant(name: "handwritten-weak-var") { scenario, n in
-        let targets = BenchTarget.make(n)
-        switch (scenario, n) {
-        case (.tick, ...1): return TickRunner1(targets)
-        case (.tick, ...4): return TickRunner4(targets)
-        case (.tick, ...16): return TickRunner16(targets)
-        case (.tick, ...64): return TickRunner64(targets)
-        case (.first, ...1): return FirstRunner1(targets)
-        case (.first, ...4): return FirstRunner4(targets)
-        case (.first, ...16): return FirstRunner16(targets)
-        case (.first, ...64): return FirstRunner64(targets)
-        case (.responds, ...1): return RespondsRunner1(targets)
-        case (.responds, ...4): return RespondsRunner4(targets)
-        case (.responds, ...16): return RespondsRunner16(targets)
-        case (.responds, ...64): return RespondsRunner64(targets)
-        default: return nil
+        switch n {
+        case ...1: runner(WeakForwarder1.self, scenario, n)
+        case ...4: runner(WeakForwarder4.self, scenario, n)
+        case ...16: runner(WeakForwarder16.self, scenario, n)
+        case ...64: runner(WeakForwarder64.self, scenario, n)
+        default: nil
         }
     }
+
+    static func runner<Forwarder: WeakForwarder>(_: Forwarder.Type, _ scenario: Scenario, _ n: Int) -> AnyRunner? {
+        let targets = BenchTarget.make(n)
+        let multiplexer = Multiplexer(forwarder: Forwarder(targets))
+        return switch scenario {
+        case .tick: .tick(multiplexer, targets: targets)
+        case .first: .first(multiplexer, targets: targets)
+        case .responds: .responds(multiplexer, targets: targets)
+        default: nil
+        }
+    }
+
+    /// A forwarder, as the runners call it.
+    struct Multiplexer<Forwarder: WeakForwarder>: Ticking, FirstAnswering, Responding {
+        let forwarder: Forwarder
+        @inline(__always) func tick(_ value: Int) { forwarder.scrollTick(value) }
+        @inline(__always) func first(_ value: Int) -> Int? { forwarder.firstResponder(value) }
+        @inline(__always) var respondsToTick: Bool { forwarder.responds }
+    }
+}
+
+/// What every generated forwarder (`WeakForwarder1` … `WeakForwarder64`) declares.
+protocol WeakForwarder: AnyObject {
+    /// Sets the first `targets.count` fields.
+    init(_ targets: [any ScrollDelegate])
+    /// Calls `scrollTick` on every live field.
+    func scrollTick(_ value: Int)
+    /// The first live field's answer.
+    func firstResponder(_ value: Int) -> Int?
+    /// Whether some field is live.
+    var responds: Bool { get }
 }

@@ -43,76 +43,22 @@ final class MulticastDelegate<T> {
 enum NaiveMulticastVariant {
     static let variant = Variant(name: "naive-weak-multicast") { scenario, n in
         switch scenario {
-        case .tick: TickRunner(n)
-        case .first: FirstRunner(n)
-        case .responds: RespondsRunner(n)
-        case .churn: Churn(n)
+        case .tick: .tick(n, Multiplexer())
+        case .first: .first(n, Multiplexer())
+        case .responds: .responds(n, Multiplexer())
+        case .churn: .churn(Multiplexer(), targets: n)
         case .lookup: nil
         }
     }
 
-    static func multicast(_ targets: [BenchTarget]) -> MulticastDelegate<any ScrollDelegate> {
+    /// A `MulticastDelegate` of targets reached through the delegate protocol.
+    struct Multiplexer: Membership, FirstAnswering, Responding {
         let multicast = MulticastDelegate<any ScrollDelegate>()
-        for target in targets { multicast.add(target) }
-        return multicast
-    }
 
-    final class TickRunner: Runner {
-        let targets: [BenchTarget]
-        let multicast: MulticastDelegate<any ScrollDelegate>
-        init(_ n: Int) {
-            targets = BenchTarget.make(n)
-            multicast = NaiveMulticastVariant.multicast(targets)
-        }
-        @inline(never)
-        func run(_ count: Int, base: Int) {
-            for i in 0..<count { multicast.invoke { $0.scrollTick(base &+ i) } }
-        }
-        var checksum: Int { targets.reduce(0) { $0 &+ $1.sum } }
-    }
-
-    final class FirstRunner: Runner {
-        let targets: [BenchTarget]
-        let multicast: MulticastDelegate<any ScrollDelegate>
-        var answers = 0
-        init(_ n: Int) {
-            targets = BenchTarget.make(n)
-            multicast = NaiveMulticastVariant.multicast(targets)
-        }
-        @inline(never)
-        func run(_ count: Int, base: Int) {
-            var sum = 0
-            for i in 0..<count { sum &+= multicast.first { $0.firstResponder(base &+ i) } ?? 0 }
-            answers &+= sum
-        }
-        var checksum: Int { answers }
-    }
-
-    final class RespondsRunner: Runner {
-        let targets: [BenchTarget]
-        let multicast: MulticastDelegate<any ScrollDelegate>
-        var trues = 0
-        init(_ n: Int) {
-            targets = BenchTarget.make(n)
-            multicast = NaiveMulticastVariant.multicast(targets)
-        }
-        @inline(never)
-        func run(_ count: Int, base: Int) {
-            var found = 0
-            for _ in 0..<count where multicast.responds { found &+= 1 }
-            trues &+= found
-        }
-        var checksum: Int { trues }
-    }
-
-    final class Churn: Churning {
-        let churn = ChurnState<BenchTarget>()
-        init(_ n: Int) { setUpChurn(n) }
-        let multicast = MulticastDelegate<any ScrollDelegate>()
-        func makeTarget(bank: Bank) -> BenchTarget { BenchTarget(id: 1, bank: bank) }
-        func sum(of target: BenchTarget) -> Int { target.sum }
-        func add(_ target: BenchTarget) { multicast.add(target) }
-        func remove(_ target: BenchTarget) { multicast.remove(target) }
-        func tick(_ value: Int) { multicast.invoke { $0.scrollTick(value) } }
+        @inline(__always) func tick(_ value: Int) { multicast.invoke { $0.scrollTick(value) } }
+        @inline(__always) func first(_ value: Int) -> Int? { multicast.first { $0.firstResponder(value) } }
+        @inline(__always) var respondsToTick: Bool { multicast.responds }
+        @inline(__always) func add(_ target: BenchTarget) { multicast.add(target) }
+        @inline(__always) func remove(_ target: BenchTarget) { multicast.remove(target) }
     }
 }

@@ -8,9 +8,10 @@ enum NotificationCenterVariant {
     static let firstName = Notification.Name(Bench.firstName)
 
     static let variant = Variant(name: "notificationcenter") { scenario, n in
-        switch scenario {
-        case .tick: Observers(n, first: false)
-        case .first: Observers(n, first: true)
+        let targets = BenchTarget.make(n)
+        return switch scenario {
+        case .tick: .tick(Observers(targets, first: false), targets: targets)
+        case .first: .first(Observers(targets, first: true), targets: targets)
         default: nil
         }
     }
@@ -29,17 +30,13 @@ enum NotificationCenterVariant {
 
     final class Sender {}
 
-    final class Observers: Runner {
+    /// One observer per target, of the tick or of the first-responder query.
+    final class Observers: Ticking, FirstAnswering {
         let center = NotificationCenter()
         let sender = Sender()
-        let targets: [BenchTarget]
-        let isFirst: Bool
         var tokens: [any NSObjectProtocol] = []
-        var answers = 0
 
-        init(_ n: Int, first: Bool) {
-            targets = BenchTarget.make(n)
-            isFirst = first
+        init(_ targets: [BenchTarget], first: Bool) {
             for target in targets {
                 let weak = WeakTarget(target)
                 if first {
@@ -65,23 +62,14 @@ enum NotificationCenterVariant {
             for token in tokens { center.removeObserver(token) }
         }
 
-        @inline(never)
-        func run(_ count: Int, base: Int) {
-            if isFirst {
-                var sum = 0
-                for i in 0..<count {
-                    let reply = ReplyBox()
-                    center.post(name: firstName, object: sender, userInfo: ["value": base &+ i, "reply": reply])
-                    sum &+= reply.answer ?? 0
-                }
-                answers &+= sum
-            } else {
-                for i in 0..<count {
-                    center.post(name: tickName, object: sender, userInfo: ["value": base &+ i])
-                }
-            }
+        @inline(__always) func tick(_ value: Int) {
+            center.post(name: tickName, object: sender, userInfo: ["value": value])
         }
 
-        var checksum: Int { isFirst ? answers : targets.reduce(0) { $0 &+ $1.sum } }
+        @inline(__always) func first(_ value: Int) -> Int? {
+            let reply = ReplyBox()
+            center.post(name: firstName, object: sender, userInfo: ["value": value, "reply": reply])
+            return reply.answer
+        }
     }
 }

@@ -4,9 +4,10 @@ import OpenCombine
 /// weakly. The "first responder" query sends a reply box that the first sink fills.
 enum OpenCombineVariant {
     static let variant = Variant(name: "opencombine") { scenario, n in
-        switch scenario {
-        case .tick: TickRunner(n)
-        case .first: FirstRunner(n)
+        let targets = BenchTarget.make(n)
+        return switch scenario {
+        case .tick: .tick(Ticks(targets), targets: targets)
+        case .first: .first(Queries(targets), targets: targets)
         default: nil
         }
     }
@@ -18,30 +19,23 @@ enum OpenCombineVariant {
         init(_ value: Int) { self.value = value }
     }
 
-    final class TickRunner: Runner {
+    /// A subject of the tick values, with one sink per target.
+    final class Ticks: Ticking {
         let subject = PassthroughSubject<Int, Never>()
-        let targets: [BenchTarget]
         var cancellables: [AnyCancellable] = []
-        init(_ n: Int) {
-            targets = BenchTarget.make(n)
+        init(_ targets: [BenchTarget]) {
             for target in targets {
                 subject.sink { [weak target] value in target?.scrollTick(value) }.store(in: &cancellables)
             }
         }
-        @inline(never)
-        func run(_ count: Int, base: Int) {
-            for i in 0..<count { subject.send(base &+ i) }
-        }
-        var checksum: Int { targets.reduce(0) { $0 &+ $1.sum } }
+        @inline(__always) func tick(_ value: Int) { subject.send(value) }
     }
 
-    final class FirstRunner: Runner {
+    /// A subject of queries, with one sink per target; the first to see a query answers it.
+    final class Queries: FirstAnswering {
         let subject = PassthroughSubject<Query, Never>()
-        let targets: [BenchTarget]
         var cancellables: [AnyCancellable] = []
-        var answers = 0
-        init(_ n: Int) {
-            targets = BenchTarget.make(n)
+        init(_ targets: [BenchTarget]) {
             for target in targets {
                 subject.sink { [weak target] query in
                     guard query.answer == nil, let target else { return }
@@ -49,16 +43,10 @@ enum OpenCombineVariant {
                 }.store(in: &cancellables)
             }
         }
-        @inline(never)
-        func run(_ count: Int, base: Int) {
-            var sum = 0
-            for i in 0..<count {
-                let query = Query(base &+ i)
-                subject.send(query)
-                sum &+= query.answer ?? 0
-            }
-            answers &+= sum
+        @inline(__always) func first(_ value: Int) -> Int? {
+            let query = Query(value)
+            subject.send(query)
+            return query.answer
         }
-        var checksum: Int { answers }
     }
 }

@@ -6,44 +6,27 @@ import FastDelegates
 /// forwarding adds.
 enum ProxyVariant {
     static let variant = Variant(name: "fastdelegates-proxy") { scenario, n in
-        switch scenario {
-        case .tick: TickRunner(n)
-        case .first: FirstRunner(n)
+        let targets = BenchTarget.make(n)
+        return switch scenario {
+        case .tick: .tick(Host(targets), targets: targets)
+        case .first: .first(Host(targets), targets: targets)
         default: nil
         }
     }
 
-    /// A host's delegate: the proxy behind the protocol, with `n` listeners added in one line each.
-    class ProxyHost {
+    /// A host's delegate: the proxy behind the protocol, with the listeners added in one line each.
+    struct Host: Ticking, FirstAnswering {
         let proxy = BenchScrollDelegateProxy()
         /// Held strongly here: a host's weak load is the host's cost, the same for any delegate.
         let delegate: any BenchScrollDelegate
-        let targets: [BenchTarget]
 
-        init(_ n: Int) {
-            targets = BenchTarget.make(n)
+        init(_ targets: [BenchTarget]) {
             for target in targets { proxy.add(target) }
             delegate = proxy
         }
-    }
 
-    final class TickRunner: ProxyHost, Runner {
-        @inline(never)
-        func run(_ count: Int, base: Int) {
-            for i in 0..<count { delegate.scrollTick(base &+ i) }
-        }
-        var checksum: Int { targets.reduce(0) { $0 &+ $1.sum } }
-    }
-
-    final class FirstRunner: ProxyHost, Runner {
-        var answers = 0
-        @inline(never)
-        func run(_ count: Int, base: Int) {
-            var sum = 0
-            for i in 0..<count { sum &+= delegate.firstResponder(base &+ i) }
-            answers &+= sum
-        }
-        var checksum: Int { answers }
+        @inline(__always) func tick(_ value: Int) { delegate.scrollTick(value) }
+        @inline(__always) func first(_ value: Int) -> Int? { delegate.firstResponder(value) }
     }
 }
 

@@ -15,27 +15,42 @@ import CDispatchTable
 ///   checks the target is alive and traps if it is not, so it is a floor, not a usable hold).
 enum ZeroingFloorVariants {
     static let zeroingFloor = Variant(name: "zeroing-floor") { scenario, n in
-        switch scenario {
-        case .tick: ZeroingTickRunner(BenchTarget.make(n))
-        default: nil
-        }
+        let targets = BenchTarget.make(n)
+        return scenario == .tick ? .tick(Zeroing(targets), targets: targets) : nil
     }
 
     static let unownedSafe = Variant(name: "unowned-safe") { scenario, n in
-        switch scenario {
-        case .tick: UnownedTickRunner(BenchTarget.make(n))
-        default: nil
+        let targets = BenchTarget.make(n)
+        return scenario == .tick ? .tick(Unowned(targets), targets: targets) : nil
+    }
+
+    /// The targets, each kept by one unowned reference, called between `swift_tryRetain` and
+    /// `swift_release`.
+    struct Zeroing: Ticking {
+        /// The targets (kept alive by the runner, as by its caller in a real program), each
+        /// with one unowned reference.
+        let objects: [UnsafeMutableRawPointer]
+        /// Gives the unowned references back when the runner goes.
+        let references: UnownedReferences
+
+        init(_ targets: [BenchTarget]) {
+            references = UnownedReferences(targets)
+            objects = references.objects
+        }
+
+        @inline(__always) func tick(_ value: Int) {
+            for object in objects where swift_tryRetain(object) != nil {
+                Unmanaged<BenchTarget>.fromOpaque(object)._withUnsafeGuaranteedRef { $0.scrollTick(value) }
+                swift_release(object)
+            }
         }
     }
 
-    final class ZeroingTickRunner: Runner {
-        /// The targets, each with one unowned reference taken here (given back in deinit).
+    /// One unowned reference to each target, taken here and given back in deinit.
+    final class UnownedReferences {
         let objects: [UnsafeMutableRawPointer]
-        /// Keeps the targets alive (the runner's caller does in a real program), and sums them.
-        let targets: [BenchTarget]
 
         init(_ targets: [BenchTarget]) {
-            self.targets = targets
             objects = targets.map { target in
                 let object = Unmanaged.passUnretained(target).toOpaque()
                 _ = swift_unownedRetain(object)
@@ -46,18 +61,6 @@ enum ZeroingFloorVariants {
         deinit {
             for object in objects { swift_unownedRelease(object) }
         }
-
-        @inline(never)
-        func run(_ count: Int, base: Int) {
-            for i in 0..<count {
-                for object in objects where swift_tryRetain(object) != nil {
-                    Unmanaged<BenchTarget>.fromOpaque(object)._withUnsafeGuaranteedRef { $0.scrollTick(base &+ i) }
-                    swift_release(object)
-                }
-            }
-        }
-
-        var checksum: Int { targets.reduce(0) { $0 &+ $1.sum } }
     }
 
     /// One `unowned let` reference (Swift's safe unowned: checked on every read).
@@ -65,22 +68,16 @@ enum ZeroingFloorVariants {
         unowned let target: BenchTarget
     }
 
-    final class UnownedTickRunner: Runner {
+    /// The targets, each read through an `unowned let` reference.
+    struct Unowned: Ticking {
         let references: [UnownedTarget]
-        let targets: [BenchTarget]
 
         init(_ targets: [BenchTarget]) {
-            self.targets = targets
             references = targets.map { UnownedTarget(target: $0) }
         }
 
-        @inline(never)
-        func run(_ count: Int, base: Int) {
-            for i in 0..<count {
-                for reference in references { reference.target.scrollTick(base &+ i) }
-            }
+        @inline(__always) func tick(_ value: Int) {
+            for reference in references { reference.target.scrollTick(value) }
         }
-
-        var checksum: Int { targets.reduce(0) { $0 &+ $1.sum } }
     }
 }

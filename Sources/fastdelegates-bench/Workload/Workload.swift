@@ -24,8 +24,17 @@ final class Bank {
     var total = 0
 }
 
+/// What the runners need of a target: the sum of the ticks it received, and fresh ones.
+protocol SummingTarget: AnyObject {
+    var sum: Int { get }
+    /// `n` fresh targets.
+    static func make(_ n: Int) -> [Self]
+    /// A fresh target of the churn scenario, whose sum goes to `bank` when it dies.
+    init(churnBank bank: Bank)
+}
+
 /// The target every variant dispatches to: the same work behind every variant.
-final class BenchTarget: DelegateResponder, ScrollDelegate {
+final class BenchTarget: DelegateResponder, ScrollDelegate, SummingTarget {
     /// 1-based position in its chain (for debugging).
     let id: Int
     /// The target's checksum of every tick it received.
@@ -37,6 +46,8 @@ final class BenchTarget: DelegateResponder, ScrollDelegate {
         self.id = id
         self.bank = bank
     }
+
+    convenience init(churnBank bank: Bank) { self.init(id: 1, bank: bank) }
 
     deinit { bank?.total &+= sum }
 
@@ -51,8 +62,8 @@ final class BenchTarget: DelegateResponder, ScrollDelegate {
     func firstResponder(_ value: Int) -> Int { value &+ 1 }
 
     /// `n` fresh targets with ids 1...n.
-    static func make(_ n: Int, bank: Bank? = nil) -> [BenchTarget] {
-        (0..<n).map { BenchTarget(id: $0 + 1, bank: bank) }
+    static func make(_ n: Int) -> [BenchTarget] {
+        (0..<n).map { BenchTarget(id: $0 + 1) }
     }
 }
 

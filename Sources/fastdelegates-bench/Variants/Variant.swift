@@ -1,19 +1,3 @@
-/// One variant set up for one scenario and target count. `run` is the measured work.
-protocol Runner: AnyObject {
-    /// Performs `count` dispatches with the values `base`, `base &+ 1`, …
-    func run(_ count: Int, base: Int)
-    /// What the work produced so far (target sums, answers, or true counts).
-    var checksum: Int { get }
-    /// Whether `run` is timed with the harness thread's CPU time instead of the wall clock: for
-    /// runners that keep a second thread busy, so that the harness thread being preempted by
-    /// it (on a machine with few free cores) is not counted as dispatch time.
-    var timesThreadCPU: Bool { get }
-}
-
-extension Runner {
-    var timesThreadCPU: Bool { false }
-}
-
 /// A way of multiplexing delegate messages, benchmarked against the others.
 struct Variant: Sendable {
     /// Stable name used in reports and by `--filter`.
@@ -21,7 +5,7 @@ struct Variant: Sendable {
     /// Whether a void message reaches only the first responder.
     var breaking = false
     /// Builds a runner for a scenario and target count, or nil if the variant does not take part.
-    let make: @Sendable (Scenario, Int) -> Runner?
+    let make: @Sendable (Scenario, Int) -> AnyRunner?
 }
 
 /// Every variant, in report order. The first is the baseline of every ratio.
