@@ -67,3 +67,18 @@ package struct WeakBox {
     package weak var object: AnyObject?
     package init(object: AnyObject?) { self.object = object }
 }
+
+/// A weak reference to an object made and handed over in a scope of its own: whether it is still
+/// alive afterwards says whether what it was handed to keeps it.
+package struct Handed<Object: AnyObject> {
+    package weak var object: Object?
+}
+
+/// Makes an object, hands it to `handOver` (which registers it somewhere) and lets go of it.
+package func handOver<Object: AnyObject>(_ make: @autoclosure () -> Object, to handOver: (Object) -> Void)
+    -> Handed<Object>
+{
+    let object = make()
+    handOver(object)
+    return Handed(object: object)
+}

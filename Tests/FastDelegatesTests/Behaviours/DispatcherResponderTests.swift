@@ -90,17 +90,12 @@ struct DispatcherResponderTests {
         let log = Log()
         let place = kind.make()
         let dispatcher = place.dispatcher
-        weak var weakProbe: Probe?
-        do {
-            let probe = Probe("s", log: log)
-            weakProbe = probe
-            place.set(probe, retention: .strong)
-        }
-        #expect(weakProbe != nil)
+        let probe = handOver(Probe("s", log: log)) { place.set($0, retention: .strong) }
+        #expect(probe.object != nil)
         dispatcher.send(Scroll.didScroll, 1)
-        #expect(place.contains(weakProbe!))
+        #expect(place.contains(probe.object!))
         place.removeAll()
-        #expect(weakProbe == nil)
+        #expect(probe.object == nil)
         dispatcher.send(Scroll.didScroll, 2)
         #expect(log.events == ["s.didScroll(1)"])
         #expect(place.isEmpty == place.emptyWithoutResponder)

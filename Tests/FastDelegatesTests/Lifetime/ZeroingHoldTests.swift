@@ -275,16 +275,13 @@ struct ZeroingHoldTests {
     @Test func strongRetentionStillKeepsAPlainTargetAlive() {
         let log = Log()
         let chain = DelegateChain()
-        weak var weakTracked: Zeroed?
-        do {
-            let tracked = Zeroed("t", log: log)
-            weakTracked = tracked
-            chain.add(tracked, retention: .strong)
-            #expect(chain.holdForTesting(of: tracked) == .strong)
+        let zeroed = handOver(Zeroed("t", log: log)) { zeroed in
+            chain.add(zeroed, retention: .strong)
+            #expect(chain.holdForTesting(of: zeroed) == .strong)
         }
-        #expect(weakTracked != nil)
-        chain.add(weakTracked!) // back to the zeroing hold: nothing else keeps it alive
-        #expect(weakTracked == nil)
+        #expect(zeroed.object != nil)
+        chain.add(zeroed.object!) // back to the zeroing hold: nothing else keeps it alive
+        #expect(zeroed.object == nil)
         #expect(chain.count == 0)
         #expect(chain.deadAllocationsHeld == 1)
     }
