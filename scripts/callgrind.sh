@@ -120,7 +120,7 @@ fi
 
 # --publish: the committed figures (read by --check) and the section of the report.
 commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
-if [ -n "$(git status --porcelain --untracked-files=no -- Sources include Package.swift 2>/dev/null)" ]; then
+if [ -n "$(git status --porcelain -uno -- Sources include Package.swift 2>/dev/null)" ]; then
     commit="$commit (with uncommitted changes)"
 fi
 swift_version="$(swift --version 2>/dev/null | head -n 1)"

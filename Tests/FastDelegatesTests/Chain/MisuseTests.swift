@@ -50,22 +50,22 @@ struct MisuseTests {
         withExtendedLifetime(first) {} // held weakly: alive only while the test holds it
     }
 
-    @Test func aTrackedTargetAddedTwiceStaysOneTargetThroughEveryHold() {
+    @Test func aZeroingTargetAddedTwiceStaysOneTargetThroughEveryHold() {
         let log = Log()
         let chain = DelegateChain()
-        let tracked = Zeroed("t", log: log)
-        chain.add(tracked)
-        chain.add(tracked, retention: .strong)
-        #expect(chain.holdForTesting(of: tracked) == .strong)
-        chain.add(tracked) { $0.on(Scroll.willBeginDragging) { me in me.log.record("t.drag") } }
-        #expect(chain.holdForTesting(of: tracked) == .zeroing)
+        let zeroing = Zeroed("t", log: log)
+        chain.add(zeroing)
+        chain.add(zeroing, retention: .strong)
+        #expect(chain.holdForTesting(of: zeroing) == .strong)
+        chain.add(zeroing) { $0.on(Scroll.willBeginDragging) { me in me.log.record("t.drag") } }
+        #expect(chain.holdForTesting(of: zeroing) == .zeroing)
         #expect(chain.count == 1)
         chain.send(Scroll.willBeginDragging)
         #expect(log.events == ["t.drag"])
         expectChainStillWorks(chain, reaches: ["t"], log: log)
         #expect(chain.registrationCount == 1)
         #expect(chain.tableStats.entries == 3)
-        withExtendedLifetime(tracked) {}
+        withExtendedLifetime(zeroing) {}
     }
 
     // MARK: 2. Removing a target that was never added
@@ -118,16 +118,16 @@ struct MisuseTests {
         for probe in later { chain.add(probe) } // a sweep frees the dead ones' slots: reused, compacted
         #expect(chain.registrationCount == 101)
         #expect(chain.tableStats.liveSlots == 101)
-        let strong = Zeroed("strong", log: log), tracked = Zeroed("tracked", log: log)
+        let strong = Zeroed("strong", log: log), zeroing = Zeroed("zeroing", log: log)
         let strongToken = chain.add(strong, retention: .strong)
-        let trackedToken = chain.add(tracked)
+        let zeroingToken = chain.add(zeroing)
         for token in tokens { token.cancel() }
         for token in tokens { token.cancel() }
         #expect(chain.count == 103)
         strongToken.cancel()
         strongToken.cancel()
-        trackedToken.cancel()
-        trackedToken.cancel()
+        zeroingToken.cancel()
+        zeroingToken.cancel()
         #expect(chain.count == 101)
         chain.removeAll()
         strongToken.cancel() // after removeAll
@@ -137,7 +137,7 @@ struct MisuseTests {
         strongToken.cancel()
         #expect(chain.contains(strong))
         expectChainStillWorks(chain, reaches: ["strong"], log: log)
-        withExtendedLifetime((keeper, later, tracked)) {}
+        withExtendedLifetime((keeper, later, zeroing)) {}
     }
 
     @Test func aTokenCancelledTwiceInsideItsOwnHandlerRemovesOnlyItsTarget() {
@@ -157,29 +157,29 @@ struct MisuseTests {
         withExtendedLifetime(b) {}
     }
 
-    @Test func tokensOfStrongAndTrackedTargetsCancelSafelyAfterTheChainIsGone() {
+    @Test func tokensOfStrongAndZeroingTargetsCancelSafelyAfterTheChainIsGone() {
         let log = Log()
         weak var weakStrong: Probe?
         weak var weakChain: DelegateChain?
         var tokens: [DelegateToken] = []
-        let tracked = Zeroed("t", log: log)
+        let zeroing = Zeroed("t", log: log)
         do {
             let chain = DelegateChain()
             weakChain = chain
             let strong = Probe("s", log: log)
             weakStrong = strong
             tokens.append(chain.add(strong, retention: .strong))
-            tokens.append(chain.add(tracked))
+            tokens.append(chain.add(zeroing))
             chain.send(Scroll.didScroll, 1)
         }
         #expect(weakChain == nil)
         #expect(weakStrong == nil) // released with the chain
         for token in tokens + tokens { token.cancel() }
-        // The tracked target's lifetime no longer reports to the freed chain.
+        // The zeroing target's lifetime no longer reports to the freed chain.
         let chain = DelegateChain()
-        chain.add(tracked)
+        chain.add(zeroing)
         expectChainStillWorks(chain, reaches: ["t"], log: log)
-        withExtendedLifetime(tracked) {}
+        withExtendedLifetime(zeroing) {}
     }
 
     // MARK: 4. The chain added as a target of itself
@@ -260,12 +260,12 @@ struct MisuseTests {
     }
 
     @Test(arguments: [false, true])
-    func aSendFromTheDeinitOfATargetKilledMidDispatchSkipsIt(tracked: Bool) {
+    func aSendFromTheDeinitOfATargetKilledMidDispatchSkipsIt(zeroing: Bool) {
         let log = Log()
         let chain = DelegateChain()
         let killer = Mortal("killer", log: log), last = Mortal("last", log: log)
         var victim: AnyObject?
-        if tracked {
+        if zeroing {
             let target = Zeroed("victim", log: log)
             target.onDeinit = { chain.send(Scroll.didScroll, 9) }
             victim = target
@@ -355,20 +355,20 @@ struct MisuseTests {
         let recurser = Recurser(chain: chain)
         let b = Plain("b", log: log)
         let c = Counter(), d = Counter()
-        let tracked = WeakPathCounter(deaths: DeathCount())
+        let zeroing = WeakPathCounter(deaths: DeathCount())
         recurser.depth = depth
         recurser.toRemove = c
         recurser.toAdd = d
         chain.add(recurser, responses: Recurser.responses)
         chain.add(b, responses: .scrolls)
         chain.add(c, retention: .strong, responses: Counter.responses)
-        chain.add(tracked)
+        chain.add(zeroing)
         runOnThread(stackSize: 512 << 20) { chain.send(Scroll.didScroll, depth) }
         #expect(recurser.depthAtBottom == UInt32(depth + 1))
         // Each level reaches b after the deeper levels have: 0, 1, ..., depth.
         #expect(log.events == (0...depth).map { "b.didScroll(\($0))" })
         #expect(c.hits == depth / 2) // removed at level depth/2: skipped there and above
-        #expect(tracked.hits == depth + 1)
+        #expect(zeroing.hits == depth + 1)
         #expect(d.hits == 0) // added during the dispatches: from the next one on
         #expect(chain.table.chain.pointee.depth == 0)
         #expect(chain.registrationCount == 4)
@@ -378,7 +378,7 @@ struct MisuseTests {
         chain.send(Scroll.didScroll, 0)
         #expect(d.hits == 1)
         #expect(c.hits == depth / 2)
-        #expect(tracked.hits == depth + 2)
+        #expect(zeroing.hits == depth + 2)
         expectChainStillWorks(chain, reaches: ["b"], log: log)
         withExtendedLifetime((recurser, b)) {}
     }
