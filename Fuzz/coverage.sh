@@ -10,21 +10,8 @@
 # Fuzz/build-coverage/coverage.txt. Exits non-zero if the fuzzer finds a crash.
 set -euo pipefail
 
-SECONDS_TO_RUN="${1:-60}"
-case "$SECONDS_TO_RUN" in (''|*[!0-9]*) echo "usage: $0 [SECONDS]" >&2; exit 2;; esac
-
-FUZZ_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-ROOT="$(cd "$FUZZ_DIR/.." && pwd)"
-cd "$ROOT"
-
 # clang, llvm-profdata and llvm-cov must come from one LLVM: take them from the same directory.
-CC="${CC:-}"
-if [ -z "$CC" ]; then
-    for candidate in /opt/swift/usr/bin/clang clang; do
-        if command -v "$candidate" >/dev/null 2>&1; then CC="$(command -v "$candidate")"; break; fi
-    done
-fi
-[ -n "$CC" ] || { echo "coverage.sh: no clang found (set CC)" >&2; exit 2; }
+. "$(dirname "${BASH_SOURCE[0]}")/harness.sh" coverage.sh "${1:-60}" /opt/swift/usr/bin/clang clang
 TOOLS="$(dirname "$CC")"
 PROFDATA="$TOOLS/llvm-profdata"; COV="$TOOLS/llvm-cov"
 [ -x "$PROFDATA" ] && [ -x "$COV" ] || { echo "coverage.sh: llvm-profdata/llvm-cov not next to $CC" >&2; exit 2; }
@@ -33,15 +20,6 @@ BUILD="$FUZZ_DIR/build-coverage"
 rm -rf "$BUILD"
 mkdir -p "$BUILD/corpus" "$BUILD/artifacts"
 cp "$FUZZ_DIR"/corpus/* "$BUILD/corpus/"
-
-LIBS=()
-[ "$(uname -s)" = "Linux" ] && LIBS+=(-lbsd)
-EXTRA=()
-[ -x "$TOOLS/ld.lld" ] && EXTRA+=(-fuse-ld=lld)
-CORE_SOURCES=()
-for file in Sources/CDispatchTable/*.c; do
-    [ "$(basename "$file")" = "swift_runtime.c" ] || CORE_SOURCES+=("$file")
-done
 
 echo "coverage.sh: building with $CC"
 "$CC" -std=c11 -O1 -g -fsanitize=fuzzer -fprofile-instr-generate -fcoverage-mapping \

@@ -4,38 +4,14 @@
 # Exits non-zero if the build fails or the fuzzer finds a crash/divergence.
 set -euo pipefail
 
-SECONDS_TO_RUN="${1:-60}"
-case "$SECONDS_TO_RUN" in (''|*[!0-9]*) echo "usage: $0 [SECONDS]" >&2; exit 2;; esac
-
-FUZZ_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-ROOT="$(cd "$FUZZ_DIR/.." && pwd)"
-cd "$ROOT"
-
 # Prefer the Swift toolchain's clang (ships the fuzzer runtime), then any clang on PATH.
-CC="${CC:-}"
-if [ -z "$CC" ]; then
-    for candidate in /opt/swift/usr/bin/clang clang clang-21 clang-19 clang-18 clang-17 clang-16 clang-15 clang-14; do
-        if command -v "$candidate" >/dev/null 2>&1; then CC="$(command -v "$candidate")"; break; fi
-    done
-fi
-[ -n "$CC" ] || { echo "run.sh: no clang found (set CC)" >&2; exit 2; }
+. "$(dirname "${BASH_SOURCE[0]}")/harness.sh" run.sh "${1:-60}" \
+    /opt/swift/usr/bin/clang clang clang-21 clang-19 clang-18 clang-17 clang-16 clang-15 clang-14
 
 BUILD="$FUZZ_DIR/build"
 WORK_CORPUS="$FUZZ_DIR/corpus-work"      # generated corpus: git-ignored
 ARTIFACTS="$FUZZ_DIR/artifacts"          # crash reproducers: git-ignored
 mkdir -p "$BUILD" "$WORK_CORPUS" "$ARTIFACTS"
-
-LIBS=()
-[ "$(uname -s)" = "Linux" ] && LIBS+=(-lbsd)
-EXTRA=()
-# lld next to clang avoids ld.gold's noise about the sanitizer runtimes.
-[ -x "$(dirname "$CC")/ld.lld" ] && EXTRA+=(-fuse-ld=lld)
-# The core's C files, less the Swift-runtime glue (it needs libswiftCore, and the harness
-# never holds Swift objects).
-CORE_SOURCES=()
-for file in Sources/CDispatchTable/*.c; do
-    [ "$(basename "$file")" = "swift_runtime.c" ] || CORE_SOURCES+=("$file")
-done
 
 echo "run.sh: building with $CC"
 "$CC" -std=c11 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
