@@ -39,11 +39,7 @@ struct GenerationTests {
     /// A dispatch holding a span of a released target: after the wrap its generation is not
     /// handed to the target that reuses its slot, so the held entry still reads as gone.
     @Test func aGenerationADispatchMayStillReadIsNotReissued() {
-        let chain = TestChain(forcedCollisions: false)
-        let a = chain.acquire(1, order: 1)
-        let b = chain.acquire(2, order: 2)
-        chain.insert(a, 4, handler: 1)
-        chain.insert(b, 4, handler: 2)
+        let (chain, a, _) = TestChain.twoResponders(of: 4)
         cdt_chain_enter(chain.raw)
         let span = cdt_chain_lookup(chain.raw, 4)
         let held = span.entries[0]

@@ -111,11 +111,7 @@ struct TableTests {
     }
 
     @Test func nestedDispatchesKeepRetiredArraysUntilTheOutermostLeaves() {
-        let chain = TestChain(forcedCollisions: false)
-        let a = chain.acquire(1, order: 1)
-        let b = chain.acquire(2, order: 2)
-        chain.insert(a, 4, handler: 1)
-        chain.insert(b, 4, handler: 2)
+        let (chain, a, _) = TestChain.twoResponders(of: 4)
         cdt_chain_enter(chain.raw)
         cdt_chain_enter(chain.raw)
         chain.release(a, messages: [4])

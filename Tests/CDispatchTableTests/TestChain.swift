@@ -29,6 +29,16 @@ final class TestChain {
         precondition(cdt_chain_insert_entry(raw, handle, message, Self.handler(handler)) == 0)
     }
 
+    /// A chain whose objects 1 and 2 (in that order) answer `message` with handlers 1 and 2.
+    static func twoResponders(of message: UInt32) -> (chain: TestChain, first: cdt_handle, second: cdt_handle) {
+        let chain = TestChain(forcedCollisions: false)
+        let first = chain.acquire(1, order: 1)
+        let second = chain.acquire(2, order: 2)
+        chain.insert(first, message, handler: 1)
+        chain.insert(second, message, handler: 2)
+        return (chain, first, second)
+    }
+
     /// The live objects' numbers and handler numbers answering `message`, in order.
     func responders(_ message: UInt32) -> [(object: Int, handler: Int)] {
         let span = cdt_chain_lookup(raw, message)
