@@ -4,18 +4,11 @@ import Testing
 /// The expansion of the issue's example, read as a whole: what a user's module compiles.
 @Suite("@DelegateProxy expansion")
 struct ExpansionTests {
+    /// The issue's example, as the runtime tests' fixture module declares it.
     @Test("A main-actor protocol: messages, a main-actor proxy over DelegateChain, the responder")
-    func mainActorExample() {
+    func mainActorExample() throws {
         assertExpansion(
-            """
-            @DelegateProxy
-            @MainActor public protocol FeedScrollDelegate: AnyObject {
-                func scrollViewDidScroll(_ offset: Double)
-                @DelegateDefault(true) func scrollViewShouldScrollToTop() -> Bool
-                func viewForZooming() -> String?
-                @DelegateCombining(.allTrue) func scrollViewShouldBeginEditing() -> Bool
-            }
-            """,
+            try proxiedDeclaration(in: "Tests/Fixtures/ProxyFixture/FeedScrollDelegate.swift"),
             expandsTo: """
                 @MainActor public protocol FeedScrollDelegate: AnyObject {
                     func scrollViewDidScroll(_ offset: Double)

@@ -31,6 +31,19 @@ func readFile(_ path: String) throws -> String {
     return String(decoding: bytes, as: UTF8.self)
 }
 
+/// The `@DelegateProxy` declaration in the package's file at `relativePath`: from its
+/// `@DelegateProxy` line to the first line that closes it (a `}` at its indentation).
+func proxiedDeclaration(in relativePath: String) throws -> String {
+    let path = packageRoot + "/" + relativePath
+    let lines = try readFile(path).split(separator: "\n", omittingEmptySubsequences: false)
+    guard let start = lines.firstIndex(where: { $0.drop { $0 == " " }.hasPrefix("@DelegateProxy") }) else {
+        throw FileError(path: path)
+    }
+    let closing = String(lines[start].prefix { $0 == " " }) + "}"
+    guard let end = lines[start...].firstIndex(where: { String($0) == closing }) else { throw FileError(path: path) }
+    return lines[start...end].joined(separator: "\n")
+}
+
 /// Replaces the file at `path` with `text`.
 func writeFile(_ path: String, _ text: String) throws {
     guard let file = fopen(path, "wb") else { throw FileError(path: path) }

@@ -8,6 +8,7 @@ import Synchronization
 @MainActor final class StretchyHeader: FeedScrollDelegate {
     private(set) var height = 200.0
     func scrollViewDidScroll(_ offset: Double) { height = 200 - min(offset, 0) }
+    func scrollViewDidEndDragging(willDecelerate decelerate: Bool) { if !decelerate { height = 200 } }
     func scrollViewShouldScrollToTop() -> Bool { true }
     func viewForZooming() -> String? { nil }
     func scrollViewShouldBeginEditing() -> Bool { true }
@@ -18,6 +19,7 @@ import Synchronization
     let scrollDelegates = FeedScrollDelegateProxy()
     let header = StretchyHeader()
     var scrolls: [Double] = [] // plain state: no Sendable needed
+    var drags: [Bool] = []
     var isEditing = false
 
     func viewDidLoad() {
@@ -27,6 +29,7 @@ import Synchronization
     }
 
     func scrollViewDidScroll(_ offset: Double) { scrolls.append(offset) }
+    func scrollViewDidEndDragging(willDecelerate decelerate: Bool) { drags.append(decelerate) }
     func scrollViewShouldScrollToTop() -> Bool { !isEditing }
     func viewForZooming() -> String? { "feed" }
     func scrollViewShouldBeginEditing() -> Bool { !isEditing }
@@ -48,6 +51,8 @@ let controller = FeedViewController()
 controller.viewDidLoad()
 controller.scrollView.scroll(to: -40)
 check(controller.scrolls == [-40] && controller.header.height == 240, "a scroll reaches every listener")
+controller.scrollView.endDragging(decelerating: false)
+check(controller.drags == [false] && controller.header.height == 200, "a labelled requirement reaches every listener")
 controller.isEditing = true
 controller.scrollView.tapStatusBar()
 check(controller.scrollView.offset == -40, "the first listener's answer: no scroll to top while editing")

@@ -4,6 +4,7 @@ import FastDelegates
 @DelegateProxy
 @MainActor public protocol FeedScrollDelegate: AnyObject {
     func scrollViewDidScroll(_ offset: Double)
+    func scrollViewDidEndDragging(willDecelerate decelerate: Bool)
     @DelegateDefault(true) func scrollViewShouldScrollToTop() -> Bool
     func viewForZooming() -> String?
     @DelegateCombining(.allTrue) func scrollViewShouldBeginEditing() -> Bool
@@ -19,6 +20,10 @@ import FastDelegates
     public func scroll(to offset: Double) {
         self.offset = offset
         delegate?.scrollViewDidScroll(offset)
+    }
+
+    public func endDragging(decelerating: Bool) {
+        delegate?.scrollViewDidEndDragging(willDecelerate: decelerating)
     }
 
     public func tapStatusBar() {
