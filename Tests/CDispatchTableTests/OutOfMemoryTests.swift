@@ -46,11 +46,7 @@ struct OutOfMemoryTests {
     }
 
     @Test func aRemovalDuringADispatchFailsAndChangesNothing() {
-        let chain = TestChain(forcedCollisions: false)
-        let a = chain.acquire(1, order: 1)
-        let b = chain.acquire(2, order: 2)
-        chain.insert(a, 3, handler: 1)
-        chain.insert(b, 3, handler: 2)
+        let (chain, a, b) = TestChain.twoResponders(of: 3)
         cdt_chain_enter(chain.raw)
         let (rc, failed) = failing { cdt_chain_remove_entry(chain.raw, a, 3) }
         #expect(failed)

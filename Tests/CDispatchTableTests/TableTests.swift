@@ -124,11 +124,7 @@ struct TableTests {
     }
 
     @Test func setOrderKeepsSpansSorted() {
-        let chain = TestChain(forcedCollisions: false)
-        let a = chain.acquire(1, order: 10)
-        let b = chain.acquire(2, order: 20)
-        chain.insert(a, 4, handler: 1)
-        chain.insert(b, 4, handler: 2)
+        let (chain, a, b) = TestChain.twoResponders(of: 4, orders: (10, 20))
         cdt_chain_set_order(chain.raw, a, 1)
         cdt_chain_set_order(chain.raw, b, 2)
         #expect(chain.invariants == CDT_INVARIANT_OK)

@@ -29,11 +29,13 @@ final class TestChain {
         precondition(cdt_chain_insert_entry(raw, handle, message, Self.handler(handler)) == 0)
     }
 
-    /// A chain whose objects 1 and 2 (in that order) answer `message` with handlers 1 and 2.
-    static func twoResponders(of message: UInt32) -> (chain: TestChain, first: cdt_handle, second: cdt_handle) {
+    /// A chain whose objects 1 and 2 (sort keys `orders`) answer `message` with handlers 1 and 2.
+    static func twoResponders(
+        of message: UInt32, orders: (UInt64, UInt64) = (1, 2)
+    ) -> (chain: TestChain, first: cdt_handle, second: cdt_handle) {
         let chain = TestChain(forcedCollisions: false)
-        let first = chain.acquire(1, order: 1)
-        let second = chain.acquire(2, order: 2)
+        let first = chain.acquire(1, order: orders.0)
+        let second = chain.acquire(2, order: orders.1)
         chain.insert(first, message, handler: 1)
         chain.insert(second, message, handler: 2)
         return (chain, first, second)
