@@ -70,7 +70,10 @@ public final class DelegateRouter<Key: Hashable>: MessageDispatching {
     public func route(_ key: Key, to responder: AnyResponder, retention: Retention = .strong) {
         let chain = DelegateChain()
         chain.add(responder, retention: retention)
-        routes[key] = chain
+        // The replaced route is released once `routes` is no longer being mutated: a target it
+        // held strongly may use the router in its deinit.
+        let replaced = routes.updateValue(chain, forKey: key)
+        withExtendedLifetime(replaced) {}
     }
 
     /// Routes sends made under `key` to `target`, answering its type's responses.
@@ -97,7 +100,8 @@ public final class DelegateRouter<Key: Hashable>: MessageDispatching {
     /// - Returns: whether there was a route for `key`.
     @discardableResult
     public func removeRoute(for key: Key) -> Bool {
-        routes.removeValue(forKey: key) != nil
+        let removed = routes.removeValue(forKey: key)
+        return removed != nil
     }
 
     /// The live target routed for `key`, if any.
@@ -134,7 +138,10 @@ public final class DelegateRouter<Key: Hashable>: MessageDispatching {
     /// Removes every route and the default: every send then reaches nobody, as on an empty
     /// ``DelegateChain`` (the membership vocabulary every dispatcher shares).
     public func removeAll() {
-        routes.removeAll()
+        // As in `route(_:to:retention:)`: the routes are released after the mutation.
+        let removed = routes
+        routes = [:]
+        withExtendedLifetime(removed) {}
         fallback.removeAll()
     }
 

@@ -211,11 +211,9 @@ struct DispatcherResponderTests {
     }
 
     /// A strong responder whose deinit uses the dispatcher: its release by `removeAll()` must
-    /// not happen in the middle of the mutation. Not yet on a router's route:
-    /// `DelegateRouter.removeAll()` releases the routes inside `Dictionary.removeAll`, so a
-    /// route's deinit that uses the router traps (an exclusivity violation); reported, to fix in
-    /// Sources.
-    @Test(arguments: DispatcherKind.allCases.filter { $0 != .routerRoute })
+    /// not happen in the middle of the mutation (a router once released its routes inside
+    /// `Dictionary.removeAll`, and a route's deinit that used the router trapped).
+    @Test(arguments: DispatcherKind.allCases)
     func aStrongRespondersDeinitMayUseTheDispatcher(kind: DispatcherKind) {
         let log = Log()
         let place = kind.make()

@@ -22,6 +22,29 @@ struct DelegateRouterTests {
         #expect((router.activeTarget as? Probe)?.name == "default")
     }
 
+    /// A route replaced or removed is released after the router's routes are mutated: its
+    /// strongly held target may use the router in its deinit.
+    @Test(arguments: ["replaced", "removed"])
+    func aReplacedOrRemovedRoutesDeinitMayUseTheRouter(way: String) {
+        let log = Log()
+        let router = DelegateRouter<SearchScope>(key: .people)
+        do {
+            let mortal = Mortal("m", log: log)
+            mortal.onDeinit = {
+                router.route(.places, to: Probe("places", log: log))
+                log.record("places routed: \(router.target(for: .places) != nil)")
+            }
+            router.route(.people, to: mortal, retention: .strong, responses: Mortal.responses)
+        }
+        #expect(log.events.isEmpty)
+        if way == "replaced" {
+            router.route(.people, to: Probe("people", log: log), retention: .strong)
+        } else {
+            #expect(router.removeRoute(for: .people))
+        }
+        #expect(log.events == ["m.deinit", "places routed: true"])
+    }
+
     @Test func aKeyClosureIsReadOnEverySend() {
         final class SearchBar { var scope = SearchScope.people }
         let log = Log()
