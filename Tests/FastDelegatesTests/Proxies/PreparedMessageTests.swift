@@ -6,8 +6,6 @@ import Testing
 /// under the hint and checks that prepared sends still reach exactly what plain sends reach.
 @Suite("Prepared sends")
 struct PreparedMessageTests {
-    static let didScroll = PreparedMessage(Scroll.didScroll)
-
     /// Sends `value` prepared, then plain, and returns what each reached.
     func both(_ chain: DelegateChain, _ prepared: PreparedMessage<Int, Void>, _ value: Int, log: Log)
         -> (prepared: [String], plain: [String])
@@ -93,15 +91,16 @@ struct PreparedMessageTests {
     func severalChains() {
         let log = Log()
         let first = DelegateChain(), second = DelegateChain()
+        let didScroll = PreparedMessage(Scroll.didScroll)
         let a = Probe("a", log: log), b = Probe("b", log: log)
         first.add(a)
         // Another message first in the second chain, so that the buckets differ.
-        second.add(Plain("other", log: log), responses: Responses().on(Scroll.willBeginDragging) { _ in })
+        second.add(Plain("other", log: log), retention: .strong, responses: Responses().on(Scroll.willBeginDragging) { _ in })
         second.add(b)
         for value in 0..<3 {
             log.events.removeAll()
-            first.send(Self.didScroll, value)
-            second.send(Self.didScroll, value)
+            first.send(didScroll, value)
+            second.send(didScroll, value)
             #expect(log.events == ["a.didScroll(\(value))", "b.didScroll(\(value))"])
         }
     }
@@ -115,8 +114,9 @@ struct PreparedMessageTests {
         #expect(chain.send(height, 1) == nil)
         #expect(chain.send(height, 1, default: 7) == 7)
         #expect(chain.send(zoom, ()) == nil)
-        chain.add(Probe("ab", log: log))
-        chain.add(Probe("abc", log: log))
+        let ab = Probe("ab", log: log), abc = Probe("abc", log: log)
+        chain.add(ab)
+        chain.add(abc)
         #expect(chain.send(height, 1) == 201)
         #expect(chain.send(height, 1, default: 7) == 201)
         #expect(chain.send(height, 1, combining: .all) == [201, 301])
@@ -127,9 +127,10 @@ struct PreparedMessageTests {
     func observed() async {
         let log = Log()
         let chain = DelegateChain()
-        chain.add(Probe("a", log: log))
+        let a = Probe("a", log: log)
+        chain.add(a)
         let stream = chain.invocations(of: Scroll.didScroll)
-        chain.send(Self.didScroll, 4)
+        chain.send(PreparedMessage(Scroll.didScroll), 4)
         var iterator = stream.makeAsyncIterator()
         #expect(await iterator.next() == 4)
         #expect(log.events == ["a.didScroll(4)"])
