@@ -53,7 +53,7 @@ extension DispatchTable {
 
 extension DelegateChain {
     /// Sends a prepared void message: every live responder in order, or only the first in
-    /// ``Mode/breaking`` mode. As ``send(_:_:)-(Message<Input,Void>,_)``, without the hash lookup
+    /// ``Mode/breaking`` mode, as the send of a ``Message``, without the hash lookup
     /// while the message's place in the table stays the same.
     @inlinable @inline(__always)
     public func send<Input>(_ message: PreparedMessage<Input, Void>, _ input: Input) {
@@ -61,7 +61,7 @@ extension DelegateChain {
         _ = forEachAnswer(to: message, input) { _ in breaking }
     }
 
-    /// ``forEachAnswer(to:_:_:)`` for a prepared message.
+    /// `forEachAnswer(to:_:_:)` for a prepared message.
     @inlinable @inline(__always)
     public func forEachAnswer<Input, Output>(
         to message: PreparedMessage<Input, Output>, _ input: Input, _ body: (Output) -> Bool
@@ -108,7 +108,7 @@ extension DelegateChain {
     }
 
     /// Sends a prepared message to every live responder and combines their answers (as
-    /// ``send(_:_:combining:)``).
+    /// `send(_:_:combining:)` of a `Message`).
     @inlinable
     public func send<Input, Output, Result>(
         _ message: PreparedMessage<Input, Output>, _ input: Input,
