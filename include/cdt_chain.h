@@ -268,6 +268,40 @@ static inline cdt_span cdt_chain_lookup(const cdt_chain *chain, uint32_t message
     }
 }
 
+/// The index of `message`'s bucket, or UINT32_MAX if it has no responders. Valid as a hint
+/// only: any mutation may move the bucket (`cdt_chain_lookup_hinted` checks it).
+static inline uint32_t cdt_chain_bucket_index(const cdt_chain *chain, uint32_t message) {
+    uint32_t capacity = chain->bucket_capacity;
+    if (capacity == 0) return UINT32_MAX;
+    uint32_t mask = capacity - 1;
+    uint32_t index = cdt_home_bucket(message, chain->multiplier, chain->shift);
+    for (;;) {
+        uint32_t found = chain->buckets[index].message;
+        if (found == message) return index;
+        if (found == 0) return UINT32_MAX;
+        index = (index + 1) & mask;
+    }
+}
+
+/// `cdt_chain_lookup` with a hint: when bucket `*hint` lies in the table and holds `message`
+/// (two compares; a message has one bucket, so that bucket is its own whatever changed since
+/// the hint was taken), its span; otherwise a full lookup, which stores the bucket's index (or
+/// UINT32_MAX when the message has no responders) in `*hint` for the next call. Any uint32_t is
+/// a valid hint, for any chain.
+static inline cdt_span cdt_chain_lookup_hinted(const cdt_chain *chain, uint32_t message, uint32_t *hint) {
+    cdt_span span = {0, 0};
+    uint32_t index = *hint;
+    if (index >= chain->bucket_capacity || chain->buckets[index].message != message) {
+        index = cdt_chain_bucket_index(chain, message);
+        *hint = index;
+        if (index == UINT32_MAX) return span;
+    }
+    const cdt_bucket *bucket = &chain->buckets[index];
+    span.entries = bucket->entries;
+    span.count = bucket->count;
+    return span;
+}
+
 /// The object of an entry's slot, or NULL if that slot was released since the entry was read.
 static inline void *cdt_chain_object(const cdt_chain *chain, cdt_entry entry) {
     const cdt_slot *slot = &chain->slots[entry.slot];

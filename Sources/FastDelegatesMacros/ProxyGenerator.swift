@@ -64,9 +64,12 @@ struct ProxyGenerator {
             : isMainActor ? "isolated to the main actor, as the protocol is" : "confined to its owner's thread or actor"
         let methods = proto.requirements.map(forwardingMethod)
         // Each message read once per proxy: a send then loads its id instead of checking the
-        // lazily initialized global on every call.
+        // lazily initialized global on every call. Over a DelegateChain, prepared: the send
+        // skips the hash lookup while the message's place in the table stays the same.
         let messageCopies = proto.requirements.map { requirement in
-            "\n    private let \(messageCopyName(requirement)) = \(proto.messagesName).\(requirement.memberName)"
+            let message = "\(proto.messagesName).\(requirement.memberName)"
+            let value = isSendable ? message : "FastDelegates.PreparedMessage(\(message))"
+            return "\n    private let \(messageCopyName(requirement)) = \(value)"
         }
         return """
             /// A ``\(raw: proto.name)`` that forwards each requirement to the listeners added to it,

@@ -45,10 +45,10 @@ struct ExpansionTests {
                     /// (`insert`, `removeAll`, `count`, `invocations(of:)`).
                     public let chain: FastDelegates.DelegateChain
 
-                    private let _scrollViewDidScrollMessage = FeedScrollDelegateMessages.scrollViewDidScroll
-                    private let _scrollViewShouldScrollToTopMessage = FeedScrollDelegateMessages.scrollViewShouldScrollToTop
-                    private let _viewForZoomingMessage = FeedScrollDelegateMessages.viewForZooming
-                    private let _scrollViewShouldBeginEditingMessage = FeedScrollDelegateMessages.scrollViewShouldBeginEditing
+                    private let _scrollViewDidScrollMessage = FastDelegates.PreparedMessage(FeedScrollDelegateMessages.scrollViewDidScroll)
+                    private let _scrollViewShouldScrollToTopMessage = FastDelegates.PreparedMessage(FeedScrollDelegateMessages.scrollViewShouldScrollToTop)
+                    private let _viewForZoomingMessage = FastDelegates.PreparedMessage(FeedScrollDelegateMessages.viewForZooming)
+                    private let _scrollViewShouldBeginEditingMessage = FastDelegates.PreparedMessage(FeedScrollDelegateMessages.scrollViewShouldBeginEditing)
 
                     /// A proxy with no listeners, whose void requirements reach every listener (`.nonBreaking`)
                     /// or only the first that responds (`.breaking`).

@@ -21,6 +21,7 @@ struct GenerationRulesTests {
         #expect(expanded.contains("-> FastDelegates.ConcurrentDelegateToken {"))
         #expect(expanded.contains("public var tickListenerResponder: FastDelegates.AnySendableResponder {"))
         #expect(expanded.contains("FastDelegates.SendableResponses<Self>()"))
+        #expect(expanded.contains("private let _tickMessage = TickListenerMessages.tick\n"))  // not prepared: a concurrent chain has no bucket to remember
     }
 
     @Test("A protocol that is neither main-actor nor Sendable gets a nonisolated proxy over DelegateChain")
@@ -191,7 +192,7 @@ struct GenerationRulesTests {
             }
             """)
         #expect(diagnostics.isEmpty)
-        #expect(expanded.contains("private let _titleMessage = SizingMessages.title"))
+        #expect(expanded.contains("private let _titleMessage = FastDelegates.PreparedMessage(SizingMessages.title)"))
         #expect(expanded.contains("self.chain.send(self._titleMessage, ())"))
         #expect(expanded.contains("self.chain.send(self._heightForRowMessage, row, default: 44.0)"))
         #expect(expanded.contains("self.chain.send(self._nameMessage, (), default: \"none\")"))

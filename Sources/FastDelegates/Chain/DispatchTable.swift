@@ -208,7 +208,18 @@ final class DispatchTable {
     ) -> Bool {
         let chain = self.chain
         cdt_chain_enter(chain)
-        let span = cdt_chain_lookup(chain, message.id)
+        let stopped = forEachResponder(in: cdt_chain_lookup(chain, message.id), body)
+        if cdt_chain_leave(chain) != 0 { cdt_chain_reclaim(chain) }
+        return stopped
+    }
+
+    /// The walk of `forEachResponder(of:_:)` over `span`, read between `cdt_chain_enter` and
+    /// `cdt_chain_leave` (shared with the prepared sends of `PreparedMessage`).
+    @inlinable @inline(__always)
+    func forEachResponder<Input, Output>(
+        in span: cdt_span, _ body: (AnyObject, Handler<Input, Output>) -> Bool
+    ) -> Bool {
+        let chain = self.chain
         var stopped = false
         var index = 0
         while index < span.count {
@@ -251,7 +262,6 @@ final class DispatchTable {
                 break
             }
         }
-        if cdt_chain_leave(chain) != 0 { cdt_chain_reclaim(chain) }
         return stopped
     }
 }

@@ -39,8 +39,8 @@ final class BenchScrollDelegateProxy: BenchScrollDelegate {
     /// (`insert`, `removeAll`, `count`, `invocations(of:)`).
     let chain: FastDelegates.DelegateChain
 
-    private let _scrollTickMessage = BenchScrollDelegateMessages.scrollTick
-    private let _firstResponderMessage = BenchScrollDelegateMessages.firstResponder
+    private let _scrollTickMessage = FastDelegates.PreparedMessage(BenchScrollDelegateMessages.scrollTick)
+    private let _firstResponderMessage = FastDelegates.PreparedMessage(BenchScrollDelegateMessages.firstResponder)
 
     /// A proxy with no listeners, whose void requirements reach every listener (`.nonBreaking`)
     /// or only the first that responds (`.breaking`).
