@@ -134,9 +134,17 @@ extension ChainKind {
     {
         let log = Log()
         let probes = names.map { Probe($0, log: log) }
+        return (make(adding: probes, mode: mode), log, probes)
+    }
+
+    /// A new chain of this kind with `targets` added in that order (weakly), answering their
+    /// type's responses. The caller keeps them alive.
+    package func make<Target: DelegateResponder>(adding targets: [Target], mode: DelegateChain.Mode = .nonBreaking)
+        -> any ChainUnderTest where Target.DeclaredResponses == SendableResponses<Target>
+    {
         let chain = make(mode: mode)
-        for probe in probes { chain.add(probe) }
-        return (chain, log, probes)
+        for target in targets { chain.add(target) }
+        return chain
     }
 
     /// A new chain of this kind with one ``Probe`` named `name` added (weakly), recording into a
