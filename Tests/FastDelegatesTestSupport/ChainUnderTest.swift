@@ -116,3 +116,41 @@ package enum ChainKind: String, CaseIterable, Sendable, CustomStringConvertible 
         }
     }
 }
+
+extension ChainKind {
+    /// A new chain of this kind with a ``Probe`` of each of `names` added in that order (weakly),
+    /// all recording into one log: the set-up most chain behaviours start from. The caller keeps
+    /// the probes alive.
+    package func make(probes names: String..., mode: DelegateChain.Mode = .nonBreaking)
+        -> (chain: any ChainUnderTest, log: Log, probes: [Probe])
+    {
+        make(probes: names, mode: mode)
+    }
+
+    /// A new chain of this kind with a ``Probe`` of each of `names` added in that order (weakly),
+    /// all recording into one log (for names the test also checks against).
+    package func make(probes names: [String], mode: DelegateChain.Mode = .nonBreaking)
+        -> (chain: any ChainUnderTest, log: Log, probes: [Probe])
+    {
+        let log = Log()
+        let probes = names.map { Probe($0, log: log) }
+        return (make(adding: probes, mode: mode), log, probes)
+    }
+
+    /// A new chain of this kind with `targets` added in that order (weakly), answering their
+    /// type's responses. The caller keeps them alive.
+    package func make<Target: DelegateResponder>(adding targets: [Target], mode: DelegateChain.Mode = .nonBreaking)
+        -> any ChainUnderTest where Target.DeclaredResponses == SendableResponses<Target>
+    {
+        let chain = make(mode: mode)
+        for target in targets { chain.add(target) }
+        return chain
+    }
+
+    /// A new chain of this kind with one ``Probe`` named `name` added (weakly), recording into a
+    /// log of its own. The caller keeps the probe alive.
+    package func make(probe name: String) -> (chain: any ChainUnderTest, log: Log, probe: Probe) {
+        let (chain, log, probes) = make(probes: name)
+        return (chain, log, probes[0])
+    }
+}

@@ -119,3 +119,15 @@ package enum DispatcherKind: String, CaseIterable, Sendable, CustomStringConvert
         }
     }
 }
+
+extension DispatcherKind {
+    /// A new dispatcher of this kind with a ``Probe`` named `name` set in its place (weakly),
+    /// recording into a log of its own. The caller keeps the probe alive.
+    package func make(probe name: String) -> (place: DispatcherUnderTest, log: Log, probe: Probe) {
+        let log = Log()
+        let probe = Probe(name, log: log)
+        let place = make()
+        place.set(probe)
+        return (place, log, probe)
+    }
+}

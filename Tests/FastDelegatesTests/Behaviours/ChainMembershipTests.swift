@@ -8,51 +8,40 @@ import Testing
 struct ChainMembershipTests {
     @Test(arguments: ChainKind.allCases)
     func voidMessagesReachEveryResponderInRegistrationOrder(kind: ChainKind) {
-        let log = Log()
-        let a = Probe("a", log: log), b = Probe("b", log: log), c = Probe("c", log: log)
-        let chain = kind.make()
-        for probe in [a, b, c] { chain.add(probe) }
+        let names = ["a", "b", "c"]
+        let (chain, log, probes) = kind.make(probes: names)
         chain.send(Scroll.didScroll, 7)
         chain.send(Scroll.willBeginDragging)
-        #expect(
-            log.events == [
-                "a.didScroll(7)", "b.didScroll(7)", "c.didScroll(7)",
-                "a.willBeginDragging", "b.willBeginDragging", "c.willBeginDragging",
-            ])
-        #expect(chain.targets.map { ($0 as! Probe).name } == ["a", "b", "c"])
+        #expect(log.events == names.map { "\($0).didScroll(7)" } + names.map { "\($0).willBeginDragging" })
+        #expect(chain.targets.map { ($0 as! Probe).name } == names)
         #expect(chain.count == 3)
+        withExtendedLifetime(probes) {}
     }
 
     @Test(arguments: ChainKind.allCases)
     func insertPlacesTargetsAtAnIndexAmongTheLiveOnes(kind: ChainKind) {
-        let log = Log()
-        let a = Probe("a", log: log), b = Probe("b", log: log), c = Probe("c", log: log), d = Probe("d", log: log)
-        let chain = kind.make()
-        chain.add(a)
-        chain.add(b)
+        let (chain, log, probes) = kind.make(probes: "a", "b")
+        let c = Probe("c", log: log), d = Probe("d", log: log)
         chain.insert(c, at: 0)
         chain.insert(d, at: 2)
         #expect(chain.targets.map { ($0 as! Probe).name } == ["c", "a", "d", "b"])
         chain.send(Scroll.didScroll, 0)
         #expect(log.events == ["c.didScroll(0)", "a.didScroll(0)", "d.didScroll(0)", "b.didScroll(0)"])
-        chain.insert(b, at: 0) // an existing target moves
+        chain.insert(probes[1], at: 0) // an existing target moves
         #expect(chain.targets.map { ($0 as! Probe).name } == ["b", "c", "a", "d"])
         #expect(chain.invariantViolation == 0)
     }
 
     @Test(arguments: ChainKind.allCases)
     func insertMovesAnExistingTargetToAnIndexAmongTheOthers(kind: ChainKind) {
-        let log = Log()
-        let a = Probe("a", log: log), b = Probe("b", log: log), c = Probe("c", log: log)
-        let chain = kind.make()
-        chain.add(a)
-        chain.add(b)
+        let (chain, log, probes) = kind.make(probes: "a", "b")
+        let c = Probe("c", log: log)
         chain.insert(c, at: 0)
         #expect(chain.targets.map { ($0 as! Probe).name } == ["c", "a", "b"])
         chain.insert(c, at: 2) // moves: index among the others
         #expect(chain.targets.map { ($0 as! Probe).name } == ["a", "b", "c"])
         chain.insert(
-            a, at: 1,
+            probes[0], at: 1,
             responses: SendableResponses<Probe>().on(Scroll.didScroll) { me, v in
                 me.log.record("\(me.name).extra(\(v))")
             })
@@ -122,29 +111,20 @@ struct ChainMembershipTests {
 
     @Test(arguments: ChainKind.allCases)
     func addingAgainChangesRetention(kind: ChainKind) {
-        let log = Log()
         let chain = kind.make()
-        weak var weakProbe: Probe?
-        do {
-            let probe = Probe("p", log: log)
-            weakProbe = probe
-            chain.add(probe, retention: .strong)
-            chain.add(probe, retention: .weak)
+        let probe = handOver(Probe("p", log: Log())) {
+            chain.add($0, retention: .strong)
+            chain.add($0, retention: .weak)
         }
-        #expect(weakProbe == nil)
+        #expect(probe.object == nil)
     }
 
     @Test(arguments: ChainKind.allCases)
     func removingAStrongTargetReleasesIt(kind: ChainKind) {
         let chain = kind.make()
-        weak var weakProbe: Probe?
-        do {
-            let probe = Probe("s", log: Log())
-            weakProbe = probe
-            chain.add(probe, retention: .strong)
-        }
-        #expect(chain.remove(weakProbe!))
-        #expect(weakProbe == nil)
+        let probe = handOver(Probe("s", log: Log())) { chain.add($0, retention: .strong) }
+        #expect(chain.remove(probe.object!))
+        #expect(probe.object == nil)
         #expect(!chain.remove(Probe("other", log: Log())))
     }
 
@@ -188,10 +168,8 @@ struct ChainMembershipTests {
 
     @Test(arguments: ChainKind.allCases)
     func removeAndRemoveAll(kind: ChainKind) {
-        let log = Log()
-        let a = Probe("a", log: log), b = Probe("b", log: log)
-        let chain = kind.make()
-        chain.add(a)
+        let (chain, log, a) = kind.make(probe: "a")
+        let b = Probe("b", log: log)
         chain.add(b, retention: .strong)
         #expect(chain.remove(a))
         #expect(!chain.remove(a))
@@ -211,10 +189,7 @@ struct ChainMembershipTests {
 
     @Test(arguments: ChainKind.allCases)
     func deadWeakTargetsAreSkippedAndReclaimedBySend(kind: ChainKind) {
-        let log = Log()
-        let chain = kind.make()
-        let kept = Probe("kept", log: log)
-        chain.add(kept)
+        let (chain, log, kept) = kind.make(probe: "kept")
         do {
             let doomed = Probe("doomed", log: log)
             chain.add(doomed)
@@ -227,14 +202,12 @@ struct ChainMembershipTests {
             #expect(chain.registrationCount == 1) // the send reclaimed the dead one
             #expect(chain.snapshotEntryCount == 4) // kept's four messages only
         }
+        withExtendedLifetime(kept) {}
     }
 
     @Test(arguments: ChainKind.allCases)
     func deadTargetsAreReclaimedWithoutASendOnceTheyPileUp(kind: ChainKind) {
-        let log = Log()
-        let chain = kind.make()
-        let keeper = Probe("keeper", log: log)
-        chain.add(keeper)
+        let (chain, log, keeper) = kind.make(probe: "keeper")
         for round in 0..<1_000 {
             let transient = Probe("t\(round)", log: log)
             chain.add(transient)
@@ -242,6 +215,7 @@ struct ChainMembershipTests {
         #expect(chain.registrationCount <= 40)
         #expect(chain.invariantViolation == 0)
         if let chain = chain as? DelegateChain { #expect(chain.tableStats.slotCapacity <= 128) }
+        withExtendedLifetime(keeper) {}
     }
 
     @Test(arguments: ChainKind.allCases)

@@ -7,11 +7,8 @@ import Testing
 struct ChainReentrancyTests {
     @Test(arguments: ChainKind.allCases)
     func aRemovalTakesEffectAtOnceEvenInTheRunningDispatch(kind: ChainKind) {
-        let log = Log()
-        let a = Probe("a", log: log), b = Probe("b", log: log), c = Probe("c", log: log)
-        let chain = kind.make()
-        for probe in [a, b, c] { chain.add(probe) }
-        a.onScroll = { _, _ in chain.remove(b) }
+        let (chain, log, probes) = kind.make(probes: "a", "b", "c")
+        probes[0].onScroll = { [b = probes[1]] _, _ in chain.remove(b) }
         chain.send(Scroll.didScroll, 1)
         #expect(log.events == ["a.didScroll(1)", "c.didScroll(1)"])
         #expect(chain.invariantViolation == 0)
@@ -19,10 +16,8 @@ struct ChainReentrancyTests {
 
     @Test(arguments: ChainKind.allCases)
     func aCancelTakesEffectAtOnceEvenInTheRunningDispatch(kind: ChainKind) {
-        let log = Log()
-        let a = Probe("a", log: log), b = Probe("b", log: log)
-        let chain = kind.make()
-        chain.add(a)
+        let (chain, log, a) = kind.make(probe: "a")
+        let b = Probe("b", log: log)
         let token = chain.add(b)
         a.onScroll = { _, _ in token.cancel() }
         chain.send(Scroll.didScroll, 1)
@@ -31,10 +26,8 @@ struct ChainReentrancyTests {
 
     @Test(arguments: ChainKind.allCases)
     func anAdditionTakesEffectFromTheNextDispatch(kind: ChainKind) {
-        let log = Log()
-        let a = Probe("a", log: log), late = Probe("late", log: log)
-        let chain = kind.make()
-        chain.add(a)
+        let (chain, log, a) = kind.make(probe: "a")
+        let late = Probe("late", log: log)
         a.onScroll = { _, _ in chain.add(late) }
         chain.send(Scroll.didScroll, 1)
         chain.send(Scroll.didScroll, 2)
@@ -70,12 +63,8 @@ struct ChainReentrancyTests {
 
     @Test(arguments: ChainKind.allCases)
     func handlersMaySendOtherMessagesAndTheSameOneRecursively(kind: ChainKind) {
-        let log = Log()
-        let a = Probe("a", log: log), b = Probe("b", log: log)
-        let chain = kind.make()
-        chain.add(a)
-        chain.add(b)
-        a.onScroll = { _, offset in
+        let (chain, log, probes) = kind.make(probes: "a", "b")
+        probes[0].onScroll = { _, offset in
             if offset > 0 { chain.send(Scroll.didScroll, offset - 1) }
             chain.send(Scroll.willBeginDragging)
         }
@@ -90,12 +79,8 @@ struct ChainReentrancyTests {
 
     @Test(arguments: ChainKind.allCases)
     func handlersMaySendAndInspectTheChain(kind: ChainKind) {
-        let log = Log()
-        let a = Probe("a", log: log), b = Probe("b", log: log)
-        let chain = kind.make()
-        chain.add(a)
-        chain.add(b)
-        a.onScroll = { me, offset in
+        let (chain, log, probes) = kind.make(probes: "a", "b")
+        probes[0].onScroll = { me, offset in
             if offset > 0 { chain.send(Scroll.didScroll, offset - 1) }
             me.log.record("count \(chain.count)")
         }
@@ -108,12 +93,9 @@ struct ChainReentrancyTests {
 
     @Test(arguments: ChainKind.allCases)
     func removeAllAndReAddDuringADispatch(kind: ChainKind) {
-        let log = Log()
-        let a = Probe("a", log: log), b = Probe("b", log: log), c = Probe("c", log: log)
-        let chain = kind.make()
-        chain.add(a)
-        chain.add(b)
-        a.onScroll = { me, _ in
+        let (chain, log, probes) = kind.make(probes: "a", "b")
+        let c = Probe("c", log: log)
+        probes[0].onScroll = { [b = probes[1]] me, _ in
             me.onScroll = nil
             chain.removeAll()
             chain.add(c)

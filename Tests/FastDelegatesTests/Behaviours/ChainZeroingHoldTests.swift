@@ -46,10 +46,7 @@ struct ChainZeroingHoldTests {
 
     @Test(arguments: ChainKind.allCases, [false, true])
     func aDeadTargetIsNeverReportedAndIsReclaimed(kind: ChainKind, weakPath: Bool) {
-        let log = Log()
-        let chain = kind.make()
-        let survivor = Probe("survivor", log: log)
-        chain.add(survivor)
+        let (chain, log, survivor) = kind.make(probe: "survivor")
         do {
             if weakPath {
                 chain.add(WeakPathMortal("doomed", log: log))
@@ -131,32 +128,33 @@ struct ChainZeroingHoldTests {
         #expect(chain.registrationCount == 0)
     }
 
-    /// A holder of the only strong reference to a target that lets go of it in its own handler.
-    static func selfReleaser(log: Log) -> Holder {
+    /// A new chain of `kind` whose first target, "self-releaser", lets go of its only strong
+    /// reference (a holder's, outside the chain) in its own handler.
+    static func chainWithSelfReleaser(_ kind: ChainKind) -> (chain: any ChainUnderTest, log: Log) {
+        let log = Log()
         let holder = Holder()
         holder.target = Zeroed("self-releaser", log: log)
         holder.target!.onScroll = { me in
             holder.target = nil // the last strong reference, outside the chain
             me.log.record("\(me.name) still alive in its handler")
         }
-        return holder
+        return (kind.make(adding: [holder.target!]), log)
     }
+
+    /// What the self-releaser of ``chainWithSelfReleaser(_:)`` logs over the sends: its one
+    /// call, finished alive, then its death.
+    static let selfReleaserEvents = [
+        "self-releaser.didScroll(1)", "self-releaser still alive in its handler", "self-releaser.deinit",
+    ]
 
     @Test(arguments: ChainKind.allCases)
     func aTargetReleasingItselfInsideItsOwnHandlerFinishesTheCallAlive(kind: ChainKind) {
-        let log = Log()
-        let chain = kind.make()
-        let holder = Self.selfReleaser(log: log)
-        chain.add(holder.target!)
+        let (chain, log) = Self.chainWithSelfReleaser(kind)
         let after = Zeroed("after", log: log)
         chain.add(after)
         chain.send(Scroll.didScroll, 1)
         chain.send(Scroll.didScroll, 2)
-        #expect(
-            log.events == [
-                "self-releaser.didScroll(1)", "self-releaser still alive in its handler", "self-releaser.deinit",
-                "after.didScroll(1)", "after.didScroll(2)",
-            ])
+        #expect(log.events == Self.selfReleaserEvents + ["after.didScroll(1)", "after.didScroll(2)"])
         #expect(chain.registrationCount == 1)
     }
 
@@ -164,10 +162,7 @@ struct ChainZeroingHoldTests {
     /// that removes itself from its handler is called no more.
     @Test(arguments: ChainKind.allCases)
     func aTargetFreedOrRemovedByItsOwnHandlerFinishesTheCallAlive(kind: ChainKind) {
-        let log = Log()
-        let chain = kind.make()
-        let holder = Self.selfReleaser(log: log)
-        chain.add(holder.target!)
+        let (chain, log) = Self.chainWithSelfReleaser(kind)
         let remover = Zeroed("self-remover", log: log)
         remover.onScroll = { me in
             chain.remove(me)
@@ -176,11 +171,7 @@ struct ChainZeroingHoldTests {
         chain.add(remover)
         chain.send(Scroll.didScroll, 1)
         chain.send(Scroll.didScroll, 2)
-        #expect(
-            log.events == [
-                "self-releaser.didScroll(1)", "self-releaser still alive in its handler", "self-releaser.deinit",
-                "self-remover.didScroll(1)", "self-remover removed itself",
-            ])
+        #expect(log.events == Self.selfReleaserEvents + ["self-remover.didScroll(1)", "self-remover removed itself"])
         #expect(chain.count == 0)
         withExtendedLifetime(remover) {}
     }
@@ -188,12 +179,10 @@ struct ChainZeroingHoldTests {
     @Test(arguments: ChainKind.allCases)
     func aTargetKilledByAnEarlierHandlerIsNotCalledInTheSameDispatch(kind: ChainKind) {
         let log = Log()
-        let chain = kind.make()
         let killer = Zeroed("killer", log: log)
         let holder = Holder()
         holder.target = Zeroed("victim", log: log)
-        chain.add(killer)
-        chain.add(holder.target!)
+        let chain = kind.make(adding: [killer, holder.target!])
         killer.onScroll = { _ in holder.target = nil }
         chain.send(Scroll.didScroll, 1)
         #expect(log.events == ["killer.didScroll(1)", "victim.deinit"])

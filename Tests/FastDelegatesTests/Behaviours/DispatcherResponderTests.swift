@@ -10,22 +10,15 @@ struct DispatcherResponderTests {
     @Test(arguments: DispatcherKind.allCases)
     func nothingAnswersBeforeAResponderIsSet(kind: DispatcherKind) {
         let place = kind.make()
-        let dispatcher = place.dispatcher
-        dispatcher.send(Scroll.didScroll, 1)
-        #expect(!dispatcher.responds(to: Scroll.didScroll))
-        #expect(dispatcher.send(Scroll.viewForZooming) == nil)
-        #expect(dispatcher.send(Scroll.heightForHeader, 1, default: -1) == -1)
-        #expect(dispatcher.send(Scroll.heightForHeader, 1, combining: .all) == [])
-        #expect(place.isEmpty == place.emptyWithoutResponder)
+        place.dispatcher.send(Scroll.didScroll, 1)
+        expectNothingAnswers(place)
+        #expect(place.dispatcher.send(Scroll.heightForHeader, 1, combining: .all) == [])
     }
 
     @Test(arguments: DispatcherKind.allCases)
     func aLiveWeakResponderIsCalledAndAnswers(kind: DispatcherKind) {
-        let log = Log()
-        let place = kind.make()
+        let (place, log, probe) = kind.make(probe: "p")
         let dispatcher = place.dispatcher
-        let probe = Probe("p", log: log)
-        place.set(probe)
         dispatcher.send(Scroll.didScroll, 1)
         dispatcher.send(Scroll.willBeginDragging)
         #expect(dispatcher.send(Scroll.viewForZooming) == "view of p")
@@ -69,20 +62,14 @@ struct DispatcherResponderTests {
         let log = Log()
         let place = kind.make()
         let dispatcher = place.dispatcher
-        weak var weakProbe: Probe?
-        do {
-            let probe = Probe("p", log: log)
-            weakProbe = probe
-            place.set(probe)
+        let probe = handOver(Probe("p", log: log)) {
+            place.set($0)
             dispatcher.send(Scroll.didScroll, 1)
         }
-        #expect(weakProbe == nil) // held weakly by default
+        #expect(probe.object == nil) // held weakly by default
         dispatcher.send(Scroll.didScroll, 2)
         #expect(log.events == ["p.didScroll(1)"])
-        #expect(!dispatcher.responds(to: Scroll.didScroll))
-        #expect(dispatcher.send(Scroll.viewForZooming) == nil)
-        #expect(dispatcher.send(Scroll.heightForHeader, 1, default: -1) == -1)
-        #expect(place.isEmpty == place.emptyWithoutResponder)
+        expectNothingAnswers(place)
     }
 
     @Test(arguments: DispatcherKind.allCases)
@@ -98,7 +85,7 @@ struct DispatcherResponderTests {
         #expect(probe.object == nil)
         dispatcher.send(Scroll.didScroll, 2)
         #expect(log.events == ["s.didScroll(1)"])
-        #expect(place.isEmpty == place.emptyWithoutResponder)
+        expectNothingAnswers(place)
     }
 
     @Test(arguments: DispatcherKind.allCases)
@@ -131,18 +118,14 @@ struct DispatcherResponderTests {
 
     @Test(arguments: DispatcherKind.allCases)
     func removeAllLeavesNothingToCall(kind: DispatcherKind) {
-        let log = Log()
-        let place = kind.make()
+        let (place, log, probe) = kind.make(probe: "p")
         let dispatcher = place.dispatcher
-        let probe = Probe("p", log: log)
-        place.set(probe)
         place.removeAll()
         place.removeAll() // idempotent
         dispatcher.send(Scroll.didScroll, 1)
         #expect(log.events.isEmpty)
         #expect(!place.contains(probe))
-        #expect(!dispatcher.responds(to: Scroll.didScroll))
-        #expect(place.isEmpty == place.emptyWithoutResponder)
+        expectNothingAnswers(place)
         place.set(probe) // and the place takes a responder again
         dispatcher.send(Scroll.didScroll, 2)
         #expect(log.events == ["p.didScroll(2)"])
@@ -255,4 +238,15 @@ struct DispatcherResponderTests {
         #expect(weakProbe == nil)
         place = nil
     }
+}
+
+/// Expects `place` to answer nothing, as a place without a (live) responder: no message is
+/// answered, a value message gives nil or the default, and the dispatcher is empty as
+/// ``DispatcherUnderTest/emptyWithoutResponder`` says.
+private func expectNothingAnswers(_ place: DispatcherUnderTest, sourceLocation: SourceLocation = #_sourceLocation) {
+    let dispatcher = place.dispatcher
+    #expect(!dispatcher.responds(to: Scroll.didScroll), sourceLocation: sourceLocation)
+    #expect(dispatcher.send(Scroll.viewForZooming) == nil, sourceLocation: sourceLocation)
+    #expect(dispatcher.send(Scroll.heightForHeader, 1, default: -1) == -1, sourceLocation: sourceLocation)
+    #expect(place.isEmpty == place.emptyWithoutResponder, sourceLocation: sourceLocation)
 }

@@ -28,7 +28,7 @@ import Testing
 
 /// Each reader's record words in memory, and the stores to them still in the reader's store
 /// buffer (oldest first).
-struct BufferedRecords: Hashable {
+struct BufferedRecords: Hashable, StoreBuffers {
     struct Store: Hashable {
         var word: Int
         var value: Int
@@ -128,7 +128,7 @@ struct NestedReadSideModel: Hashable {
         var deepDispatches = 0
     }
 
-    struct Thread: Hashable {
+    struct Thread: Hashable, RoundThread {
         var path: [Int]
         var isReader: Bool
         var remaining: Int
@@ -201,6 +201,18 @@ struct NestedReadSideModel: Hashable {
             + writers.map { Thread(path: [$0.chain], isReader: false, remaining: $0.count, pc: 30) }
     }
 
+    /// A reader's load of the snapshot pointer of the chain at `level` of its path, one atomic
+    /// step; it goes on to `next`.
+    func loadSnapshot(at level: Int, of thread: inout Thread, next: Int) {
+        thread.pointers[level] = chains[thread.path[level]].current
+        thread.pc = next
+    }
+
+    /// A reader's use of the snapshot it loaded at `level`: a use after release if it was freed.
+    mutating func useSnapshot(at level: Int, of thread: Thread) {
+        if released.contains(thread.pointers[level]) { useAfterRelease = true }
+    }
+
     // Steps that a mutation inside a handler and a writer both take, each one atomic step.
 
     /// Takes `chain`'s mutex and swaps in a new snapshot; returns the displaced one.
@@ -251,15 +263,9 @@ struct NestedReadSideModel: Hashable {
         let me = thread.isReader ? index : nil
         switch thread.pc {
         case 0:
-            if thread.remaining == 0 {
-                thread.done = true
-            } else if !registered[index] {
-                registered[index] = true
-                records.drain(index)
-            } else {
-                guard records.store(thread.path[0] + 1, to: Self.level0, by: index) else { return false }
-                thread.pc = 1
-            }
+            guard beginsRound(&thread, registered: &registered[index], records: &records, of: index) else { break }
+            guard records.store(thread.path[0] + 1, to: Self.level0, by: index) else { return false }
+            thread.pc = 1
         case 1:
             thread.announced = epoch
             thread.pc = 2
@@ -267,10 +273,9 @@ struct NestedReadSideModel: Hashable {
             guard records.store(thread.announced, to: Self.epochWord, by: index) else { return false }
             thread.pc = 3
         case 3:
-            thread.pointers[0] = chains[thread.path[0]].current
-            thread.pc = 4
+            loadSnapshot(at: 0, of: &thread, next: 4)
         case 4:
-            if released.contains(thread.pointers[0]) { useAfterRelease = true }
+            useSnapshot(at: 0, of: thread)
             thread.pc = thread.mutates >= 0 ? 20 : thread.path.count > 1 ? 5 : 10
         case 20:
             guard !chains[thread.mutates].publishing else { return false }
@@ -302,10 +307,9 @@ struct NestedReadSideModel: Hashable {
             }
             thread.pc = 6
         case 6:
-            thread.pointers[1] = chains[thread.path[1]].current
-            thread.pc = 7
+            loadSnapshot(at: 1, of: &thread, next: 7)
         case 7:
-            if released.contains(thread.pointers[1]) { useAfterRelease = true }
+            useSnapshot(at: 1, of: thread)
             thread.pointers[1] = 0
             thread.pc = 8
         case 8 where innerIsDeep:
@@ -332,7 +336,7 @@ struct NestedReadSideModel: Hashable {
                 thread.pc = 10
             }
         case 10:
-            if released.contains(thread.pointers[0]) { useAfterRelease = true }
+            useSnapshot(at: 0, of: thread)
             thread.pointers[0] = 0
             thread.pc = 11
         case 11:

@@ -83,9 +83,40 @@ func exploreInterleavings<State: Hashable>(
     return (nil, visited.count)
 }
 
+/// Reader threads' records behind their store buffers, as both read-side models keep them.
+protocol StoreBuffers {
+    /// Empties reader `owner`'s buffer into memory (its read-modify-write, mutex, or full fence).
+    mutating func drain(_ owner: Int)
+}
+
+/// A thread of either read-side model, as far as its rounds go.
+protocol RoundThread {
+    /// The rounds (dispatches, or publications) left to take.
+    var remaining: Int { get }
+    /// Whether the thread has taken them all.
+    var done: Bool { get set }
+}
+
+/// A reader's first step of a round, as both read-side models take it: with no rounds left it is
+/// done, and before its first round it registers its record (under the records' mutex, which
+/// drains its store buffer). Whether the round begins in this step.
+func beginsRound(
+    _ thread: inout some RoundThread, registered: inout Bool, records: inout some StoreBuffers, of reader: Int
+) -> Bool {
+    if thread.remaining == 0 {
+        thread.done = true
+    } else if !registered {
+        registered = true
+        records.drain(reader)
+    } else {
+        return true
+    }
+    return false
+}
+
 /// One word per reader thread (its record's epoch, or its call slot) as memory holds it, and the
 /// stores to it still in the thread's store buffer, oldest first.
-struct BufferedWords: Hashable {
+struct BufferedWords: Hashable, StoreBuffers {
     var memory: [Int]
     var buffers: [[Int]]
     /// How many stores a buffer holds at most; 0: every store goes straight to memory.
@@ -172,7 +203,7 @@ struct ReadSideModel: Hashable {
         case writer
     }
 
-    struct Thread: Hashable {
+    struct Thread: Hashable, RoundThread {
         var role: Role
         var pc = 0
         var done = false
@@ -237,16 +268,10 @@ struct ReadSideModel: Hashable {
         guard !thread.done else { return false }
         switch thread.pc {
         case 0:
-            if thread.remaining == 0 {
-                thread.done = true
-            } else if !registered[index] {
-                registered[index] = true
-                records.drain(index)
-            } else {
-                if defect == .announceAfterLoad { thread.pointer = current }
-                thread.announced = epoch
-                thread.pc = 1
-            }
+            guard beginsRound(&thread, registered: &registered[index], records: &records, of: index) else { break }
+            if defect == .announceAfterLoad { thread.pointer = current }
+            thread.announced = epoch
+            thread.pc = 1
         case 1:
             guard records.store(thread.announced, by: index) else { return false }
             thread.pc = defect == .announceAfterLoad ? 3 : 2
