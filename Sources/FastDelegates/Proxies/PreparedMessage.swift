@@ -78,24 +78,14 @@ extension DelegateChain {
     /// - Returns: the first live responder's answer, or nil if no live target answers.
     @inlinable
     public func send<Input, Output>(_ message: PreparedMessage<Input, Output>, _ input: Input) -> Output? {
-        var answer: Output?
-        _ = forEachAnswer(to: message, input) { output in
-            answer = output
-            return true
-        }
-        return answer
+        firstAnswer(to: message, input)
     }
 
     /// Sends a prepared message whose answer is itself optional to the first live responder, and
     /// returns that answer, not wrapped once more (nil also when it answers nil).
     @inlinable
     public func send<Input, Wrapped>(_ message: PreparedMessage<Input, Wrapped?>, _ input: Input) -> Wrapped? {
-        var answer: Wrapped?
-        _ = forEachAnswer(to: message, input) { output in
-            answer = output
-            return true
-        }
-        return answer
+        firstAnswer(to: message, input) ?? nil
     }
 
     /// Sends a prepared message with an answer to the first live responder, or returns
@@ -117,5 +107,16 @@ extension DelegateChain {
         var result = combination.initial
         _ = forEachAnswer(to: message, input) { combination.step(&result, $0) }
         return result
+    }
+
+    /// The first live responder's answer to a prepared message, or nil if no live target answers.
+    @inlinable
+    func firstAnswer<Input, Output>(to message: PreparedMessage<Input, Output>, _ input: Input) -> Output? {
+        var answer: Output?
+        _ = forEachAnswer(to: message, input) { output in
+            answer = output
+            return true
+        }
+        return answer
     }
 }
