@@ -17,16 +17,16 @@ struct PreparedSendTests {
         let log = EventLog()
         let controller = FeedViewController()
         let view = controller.scrollView, proxy = controller.scrollDelegates
-        view.scroll(to: 1)  // no listener yet: nothing to remember
+        view.scroll(to: 1) // no listener yet: nothing to remember
         #expect(log.events.isEmpty)
         let a = ScrollListener("a", log: log), b = ScrollListener("b", log: log)
         proxy.add(a)
         view.scroll(to: 2)
-        proxy.chain.add(b.feedScrollDelegateResponder)  // behind the proxy's back
+        proxy.chain.add(b.feedScrollDelegateResponder) // behind the proxy's back
         view.scroll(to: 3)
         proxy.chain.remove(a)
         view.scroll(to: 4)
-        proxy.chain.removeAll()  // the message's bucket goes away
+        proxy.chain.removeAll() // the message's bucket goes away
         view.scroll(to: 5)
         proxy.chain.insert(a.feedScrollDelegateResponder, at: 0)
         view.scroll(to: 6)
@@ -77,9 +77,9 @@ struct PreparedSendTests {
         proxy.add(b)
         a.onScroll = { offset in
             guard offset == 1 else { return }
-            proxy.remove(b)  // at once, even in this send
-            proxy.add(late)  // from the next send
-            view.scroll(to: 10)  // the same requirement, nested
+            proxy.remove(b) // at once, even in this send
+            proxy.add(late) // from the next send
+            view.scroll(to: 10) // the same requirement, nested
         }
         view.scroll(to: 1)
         #expect(log.events == ["a.didScroll(1.0)", "a.didScroll(10.0)", "late.didScroll(10.0)"])

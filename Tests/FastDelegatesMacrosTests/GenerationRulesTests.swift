@@ -21,7 +21,8 @@ struct GenerationRulesTests {
         #expect(expanded.contains("-> FastDelegates.ConcurrentDelegateToken {"))
         #expect(expanded.contains("public var tickListenerResponder: FastDelegates.AnySendableResponder {"))
         #expect(expanded.contains("FastDelegates.SendableResponses<Self>()"))
-        #expect(expanded.contains("private let _tickMessage = TickListenerMessages.tick\n"))  // not prepared: a concurrent chain has no bucket to remember
+        // Not prepared: a concurrent chain has no bucket to remember.
+        #expect(expanded.contains("private let _tickMessage = TickListenerMessages.tick\n"))
     }
 
     @Test("A protocol that is neither main-actor nor Sendable gets a nonisolated proxy over DelegateChain")

@@ -23,7 +23,7 @@ struct PreparedMessageTests {
         let log = Log()
         let chain = DelegateChain(forcedCollisions: forcedCollisions)
         let prepared = PreparedMessage(Scroll.didScroll)
-        #expect(both(chain, prepared, 0, log: log) == ([], []))  // no bucket yet: the hint says so
+        #expect(both(chain, prepared, 0, log: log) == ([], [])) // no bucket yet: the hint says so
         let a = Probe("a", log: log), b = Probe("b", log: log)
         chain.add(a)
         #expect(both(chain, prepared, 1, log: log) == (["a.didScroll(1)"], ["a.didScroll(1)"]))
@@ -31,9 +31,9 @@ struct PreparedMessageTests {
         #expect(both(chain, prepared, 2, log: log).prepared == ["a.didScroll(2)", "b.didScroll(2)"])
         chain.remove(a)
         #expect(both(chain, prepared, 3, log: log).prepared == ["b.didScroll(3)"])
-        chain.remove(b)  // the bucket goes away
+        chain.remove(b) // the bucket goes away
         #expect(both(chain, prepared, 4, log: log) == ([], []))
-        chain.add(a)  // and comes back, maybe elsewhere
+        chain.add(a) // and comes back, maybe elsewhere
         #expect(both(chain, prepared, 5, log: log).prepared == ["a.didScroll(5)"])
         #expect(chain.invariantViolation == 0)
     }
@@ -45,7 +45,7 @@ struct PreparedMessageTests {
         let a = Probe("a", log: log)
         chain.add(a)
         let prepared = PreparedMessage(Scroll.didScroll)
-        chain.send(prepared, 0)  // remembers the bucket in the small table
+        chain.send(prepared, 0) // remembers the bucket in the small table
         var fillers: [Plain] = []
         for round in 0..<4 {
             // Hundreds of other messages: the table doubles several times.
@@ -59,7 +59,7 @@ struct PreparedMessageTests {
             #expect(both(chain, prepared, round, log: log) == (["a.didScroll(\(round))"], ["a.didScroll(\(round))"]))
         }
         for filler in fillers {
-            chain.remove(filler)  // and shrinks again
+            chain.remove(filler) // and shrinks again
             #expect(both(chain, prepared, 9, log: log).prepared == ["a.didScroll(9)"])
         }
         #expect(chain.invariantViolation == 0)
@@ -75,9 +75,9 @@ struct PreparedMessageTests {
         let prepared = PreparedMessage(Scroll.didScroll)
         a.onScroll = { _, value in
             guard value == 1 else { return }
-            chain.remove(b)  // at once, even in this send
-            chain.add(late)  // from the next send
-            chain.send(prepared, 10)  // a nested prepared send of the same message
+            chain.remove(b) // at once, even in this send
+            chain.add(late) // from the next send
+            chain.send(prepared, 10) // a nested prepared send of the same message
         }
         chain.send(prepared, 1)
         #expect(log.events == ["a.didScroll(1)", "a.didScroll(10)", "late.didScroll(10)"])
@@ -95,7 +95,8 @@ struct PreparedMessageTests {
         let a = Probe("a", log: log), b = Probe("b", log: log)
         first.add(a)
         // Another message first in the second chain, so that the buckets differ.
-        second.add(Plain("other", log: log), retention: .strong, responses: Responses().on(Scroll.willBeginDragging) { _ in })
+        second.add(
+            Plain("other", log: log), retention: .strong, responses: Responses().on(Scroll.willBeginDragging) { _ in })
         second.add(b)
         for value in 0..<3 {
             log.events.removeAll()
