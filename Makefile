@@ -11,10 +11,12 @@ SWIFT ?= swift
 # compiles a checked-in expansion instead).
 TRAITS ?= --traits Macros
 DEBUG_SCRATCH ?= .build-debug-tsan
+RELEASE_SCRATCH ?= .build-release-asan
 DEBUG_FLAGS ?= $(TRAITS) --sanitize=thread --scratch-path $(DEBUG_SCRATCH)
 # SwiftPM 6.3 fails a second invocation on a sanitizer scratch path with "unknown build
 # description"; without its cached build description it builds incrementally as it should.
-FORGET_DESCRIPTION = rm -f $(DEBUG_SCRATCH)/debug.yaml $(DEBUG_SCRATCH)/plugin-tools.yaml $(DEBUG_SCRATCH)/debug/description.json;
+FORGET_DESCRIPTION = rm -f $(DEBUG_SCRATCH)/debug.yaml $(DEBUG_SCRATCH)/plugin-tools.yaml $(DEBUG_SCRATCH)/debug/description.json \
+	$(RELEASE_SCRATCH)/release.yaml $(RELEASE_SCRATCH)/plugin-tools.yaml $(RELEASE_SCRATCH)/release/description.json;
 CC_CHECK ?= cc
 C_SOURCES := $(wildcard Sources/CDispatchTable/*.c)
 
@@ -134,8 +136,8 @@ dependent-check:
 ## LeakSanitizer (XCTest's own leaks suppressed). One build for both: an optimized ASan build
 ## costs about what a plain one does, and a debug ASan build less than their difference.
 release-tests:
-	@$(TIMED) LSAN_OPTIONS=suppressions=$(CURDIR)/.ci/lsan.supp \
-		$(SWIFT) test -c release -Xswiftc -enable-testing --sanitize=address --scratch-path .build-release-asan \
+	@$(TIMED) $(FORGET_DESCRIPTION) LSAN_OPTIONS=suppressions=$(CURDIR)/.ci/lsan.supp \
+		$(SWIFT) test -c release -Xswiftc -enable-testing --sanitize=address --scratch-path $(RELEASE_SCRATCH) \
 		--skip BenchTests
 
 ## The default weak path's instructions per target (fastdelegates-weak, N = 4 and 16) stay within

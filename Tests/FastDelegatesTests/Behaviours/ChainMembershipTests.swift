@@ -30,6 +30,7 @@ struct ChainMembershipTests {
         chain.insert(probes[1], at: 0) // an existing target moves
         #expect(chain.targets.map { ($0 as! Probe).name } == ["b", "c", "a", "d"])
         #expect(chain.invariantViolation == 0)
+        withExtendedLifetime((probes, c, d)) {}
     }
 
     @Test(arguments: ChainKind.allCases)
@@ -48,6 +49,7 @@ struct ChainMembershipTests {
         #expect(chain.targets.map { ($0 as! Probe).name } == ["b", "a", "c"])
         chain.send(Scroll.didScroll, 1)
         #expect(log.events == ["b.didScroll(1)", "a.extra(1)", "c.didScroll(1)"])
+        withExtendedLifetime((probes, c)) {}
     }
 
     @Test(arguments: ChainKind.allCases)
@@ -82,6 +84,7 @@ struct ChainMembershipTests {
         chain.send(Scroll.didScroll, 4)
         #expect(log.events.last == "p.new(4)")
         #expect(chain.count == 1)
+        withExtendedLifetime(plain) {}
     }
 
     @Test(arguments: ChainKind.allCases)
@@ -164,6 +167,7 @@ struct ChainMembershipTests {
         chain = nil
         tokenB.cancel()
         tokenB.cancel()
+        withExtendedLifetime((a, b)) {}
     }
 
     @Test(arguments: ChainKind.allCases)
@@ -185,6 +189,7 @@ struct ChainMembershipTests {
             #expect(chain.tableStats.liveSlots == 0)
             #expect(chain.tableStats.entries == 0)
         }
+        withExtendedLifetime((a, b)) {}
     }
 
     @Test(arguments: ChainKind.allCases)
@@ -227,6 +232,7 @@ struct ChainMembershipTests {
         let kept = Probe("kept", log: log)
         chain.add(kept)
         if kind.isConcurrent { #expect(chain.registrationCount == 1) }
+        withExtendedLifetime(kept) {}
     }
 
     @Test(arguments: ChainKind.allCases)
@@ -241,6 +247,7 @@ struct ChainMembershipTests {
         chain.send(Scroll.willBeginDragging)
         #expect(log.events == ["b.didScroll(1)", "a.drag"])
         #expect(chain.mode == .breaking)
+        withExtendedLifetime((a, b, c)) {}
     }
 
     @Test(arguments: ChainKind.allCases)
@@ -263,6 +270,7 @@ struct ChainMembershipTests {
         #expect(log.events == ["bb.viewForZooming"]) // only the first answers
         chain.remove(b)
         #expect(chain.send(Scroll.viewForZooming) == "view of c")
+        withExtendedLifetime((plain, b, c)) {}
     }
 
     @Test(arguments: ChainKind.allCases)

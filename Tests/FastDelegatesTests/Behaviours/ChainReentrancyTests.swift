@@ -12,6 +12,7 @@ struct ChainReentrancyTests {
         chain.send(Scroll.didScroll, 1)
         #expect(log.events == ["a.didScroll(1)", "c.didScroll(1)"])
         #expect(chain.invariantViolation == 0)
+        withExtendedLifetime(probes) {}
     }
 
     @Test(arguments: ChainKind.allCases)
@@ -22,6 +23,7 @@ struct ChainReentrancyTests {
         a.onScroll = { _, _ in token.cancel() }
         chain.send(Scroll.didScroll, 1)
         #expect(log.events == ["a.didScroll(1)"])
+        withExtendedLifetime((a, b)) {}
     }
 
     @Test(arguments: ChainKind.allCases)
@@ -32,6 +34,7 @@ struct ChainReentrancyTests {
         chain.send(Scroll.didScroll, 1)
         chain.send(Scroll.didScroll, 2)
         #expect(log.events == ["a.didScroll(1)", "a.didScroll(2)", "late.didScroll(2)"])
+        withExtendedLifetime((a, late)) {}
     }
 
     @Test(arguments: ChainKind.allCases)
@@ -59,6 +62,7 @@ struct ChainReentrancyTests {
             ])
         #expect(weakSelfRemover == nil) // released once the dispatch was over
         #expect(chain.invariantViolation == 0)
+        withExtendedLifetime(after) {}
     }
 
     @Test(arguments: ChainKind.allCases)
@@ -75,6 +79,7 @@ struct ChainReentrancyTests {
                 "a.didScroll(0)", "a.willBeginDragging", "b.willBeginDragging", "b.didScroll(0)",
                 "a.willBeginDragging", "b.willBeginDragging", "b.didScroll(1)",
             ])
+        withExtendedLifetime(probes) {}
     }
 
     @Test(arguments: ChainKind.allCases)
@@ -89,6 +94,7 @@ struct ChainReentrancyTests {
             log.events == [
                 "a.didScroll(1)", "a.didScroll(0)", "count 2", "b.didScroll(0)", "count 2", "b.didScroll(1)",
             ])
+        withExtendedLifetime(probes) {}
     }
 
     @Test(arguments: ChainKind.allCases)
@@ -105,6 +111,7 @@ struct ChainReentrancyTests {
         chain.send(Scroll.didScroll, 2)
         #expect(log.events == ["a.didScroll(1)", "c.didScroll(2)", "b.didScroll(2)"])
         #expect(chain.invariantViolation == 0)
+        withExtendedLifetime((probes, c)) {}
     }
 
     @Test(arguments: ChainKind.allCases)
@@ -124,6 +131,7 @@ struct ChainReentrancyTests {
         chain.send(Scroll.didScroll, 1)
         chain.send(Scroll.didScroll, 2)
         #expect(log.events == ["old 1", "new 2"])
+        withExtendedLifetime(plain) {}
     }
 
     @Test(arguments: ChainKind.allCases)
@@ -140,6 +148,7 @@ struct ChainReentrancyTests {
         #expect(victim == nil)
         #expect(chain.count == 1)
         if !kind.isConcurrent { #expect(chain.registrationCount == 1) }
+        withExtendedLifetime(killer) {}
     }
 
     /// A strong target whose deinit uses the chain: its last release must not happen while the
@@ -171,6 +180,7 @@ struct ChainReentrancyTests {
                 probe, responses: SendableResponses<Probe>().on(Scroll.didScroll) { me, _ in me.log.record(me.name) })
             chain.send(Scroll.didScroll, 0)
             #expect(chain.count == 1)
+            withExtendedLifetime(probe) {}
         }
         #expect(log.events == (0..<50).map { "p\($0)" })
     }
