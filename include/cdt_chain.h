@@ -118,6 +118,7 @@ typedef struct cdt_chain {
     struct cdt_generation_skip *skip; // generations in use ahead of the counter, or NULL
     uint32_t rescan;          // 1: collect `skip` before issuing the next generation
     uint32_t orphans;         // 1: the table may hold orphaned entries (see above)
+    uint32_t pending;         // 1: the outermost leave has work to hand back (cdt_chain_leave)
 } cdt_chain;
 
 /// Sizes for inspection and tests.
@@ -162,6 +163,8 @@ typedef enum cdt_invariant_violation {
     /// A live or orphaned entry's generation lies ahead of the counter and is not in its skip
     /// list, so the counter would issue it again.
     CDT_INVARIANT_GENERATION_REISSUE = 13,
+    /// Retired arrays or orphans wait while `pending` is clear, so no leave would reclaim them.
+    CDT_INVARIANT_PENDING_CLEAR = 14,
 } cdt_invariant_violation;
 
 /// A new, empty chain, its hash seeded from `arc4random`; NULL if out of memory.
@@ -211,8 +214,8 @@ int cdt_chain_remove_entry(cdt_chain *chain, cdt_handle handle, uint32_t message
 /// (also when out of memory: nothing changed). O(slots + entries).
 int cdt_chain_compact(cdt_chain *chain);
 
-/// Frees the arrays retired by mutations made during dispatches and purges orphaned entries.
-/// Call when depth is 0 (does nothing otherwise). Never allocates.
+/// Frees the arrays retired by mutations made during dispatches, purges orphaned entries and
+/// clears `pending`. Call when depth is 0 (does nothing otherwise). Never allocates.
 void cdt_chain_reclaim(cdt_chain *chain);
 
 /// Fills `stats_out` with the chain's current sizes. O(retired arrays), plus O(entries) while
@@ -314,11 +317,19 @@ static inline void cdt_chain_enter(cdt_chain *chain) {
     chain->depth += 1;
 }
 
-/// Marks a dispatch as gone. Returns 1 when the last one left and retired arrays or orphaned
-/// entries wait for `cdt_chain_reclaim`.
+/// Marks a dispatch as gone. Returns 1 when the last one left and work waits (`pending`):
+/// retired arrays or orphaned entries for `cdt_chain_reclaim`, or the owner's own, noted with
+/// `cdt_chain_mark_pending`. One flag for all, so that a leave with nothing to do costs one test.
 static inline int cdt_chain_leave(cdt_chain *chain) {
-    chain->depth -= 1;
-    return chain->depth == 0 && (chain->retired != 0 || chain->orphans != 0);
+    uint32_t depth = chain->depth - 1;
+    chain->depth = depth;
+    return depth == 0 && chain->pending != 0;
+}
+
+/// Notes that the owner has work for the outermost leave (objects parked during a dispatch,
+/// dead targets found): `cdt_chain_leave` then returns 1, and `cdt_chain_reclaim` clears it.
+static inline void cdt_chain_mark_pending(cdt_chain *chain) {
+    chain->pending = 1;
 }
 
 #ifdef __cplusplus

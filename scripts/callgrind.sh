@@ -55,6 +55,9 @@ if [ -n "${CALLGRIND_BIN:-}" ]; then
     BIN="$CALLGRIND_BIN"
     [ -x "$BIN" ] || { echo "callgrind.sh: $BIN is not an executable" >&2; exit 1; }
 else
+    # SwiftPM 6.3 fails a second build of a scratch path with "unknown build description" while
+    # its cached description is there; without it the build is incremental as it should be.
+    rm -f "$SCRATCH/release.yaml" "$SCRATCH/plugin-tools.yaml" "$SCRATCH/release/description.json"
     # shellcheck disable=SC2086 # CALLGRIND_BUILD_FLAGS is a list of flags
     swift build -c release --scratch-path "$SCRATCH" ${CALLGRIND_BUILD_FLAGS:-} --product fastdelegates-bench >/dev/null
     # Not `swift build --show-bin-path`: with SwiftPM 6.3 a second invocation in between makes the

@@ -84,7 +84,7 @@ void *cdt_chain_release(cdt_chain *chain, cdt_handle handle, const uint32_t *mes
     if (!cdt_slots_is_live(chain, handle)) return NULL;
     for (size_t i = 0; i < count; i++) {
         // Out of memory during a dispatch: the entry stays, orphaned once the slot is freed below.
-        if (cdt_table_remove(chain, handle, messages[i]) != 0) chain->orphans = 1;
+        if (cdt_table_remove(chain, handle, messages[i]) != 0) chain->orphans = chain->pending = 1;
     }
     return cdt_slots_free(chain, handle.slot);
 }
@@ -114,6 +114,7 @@ int cdt_chain_remove_entry(cdt_chain *chain, cdt_handle handle, uint32_t message
 
 void cdt_chain_reclaim(cdt_chain *chain) {
     if (chain->depth != 0) return;
+    chain->pending = 0;
     cdt_table_purge_orphans(chain);
     cdt_entries_free_retired(chain);
 }

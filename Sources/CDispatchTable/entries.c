@@ -30,6 +30,7 @@ void cdt_entries_discard(cdt_chain *chain, cdt_entry *entries, uint32_t first, u
     struct cdt_retired *header = (struct cdt_retired *)entries - 1;
     *header = (struct cdt_retired){chain->retired, first, count};
     chain->retired = header;
+    chain->pending = 1;
 }
 
 void cdt_entries_free_retired(cdt_chain *chain) {

@@ -101,5 +101,9 @@ static cdt_invariant_violation check_table(const cdt_chain *chain) {
 
 cdt_invariant_violation cdt_chain_check_invariants(const cdt_chain *chain) {
     cdt_invariant_violation violation = check_slots(chain);
-    return violation != CDT_INVARIANT_OK ? violation : check_table(chain);
+    if (violation == CDT_INVARIANT_OK) violation = check_table(chain);
+    if (violation == CDT_INVARIANT_OK && (chain->retired || chain->orphans) && !chain->pending) {
+        violation = CDT_INVARIANT_PENDING_CLEAR;
+    }
+    return violation;
 }

@@ -123,6 +123,33 @@ struct TableTests {
         #expect(chain.objects(4) == [2])
     }
 
+    @Test func theOwnersPendingWorkIsAnnouncedByTheOutermostLeaveOnceUntilReclaimed() {
+        let (chain, _, _) = TestChain.twoResponders(of: 4)
+        cdt_chain_enter(chain.raw)
+        #expect(cdt_chain_leave(chain.raw) == 0) // nothing waits
+        cdt_chain_enter(chain.raw)
+        cdt_chain_enter(chain.raw)
+        cdt_chain_mark_pending(chain.raw)
+        #expect(cdt_chain_leave(chain.raw) == 0) // not the outermost
+        #expect(cdt_chain_leave(chain.raw) == 1)
+        cdt_chain_reclaim(chain.raw)
+        cdt_chain_enter(chain.raw)
+        #expect(cdt_chain_leave(chain.raw) == 0) // the reclaim took the announcement
+        #expect(chain.invariants == CDT_INVARIANT_OK)
+    }
+
+    @Test func retiredArraysWithoutAnAnnouncementBreakAnInvariant() {
+        let (chain, a, _) = TestChain.twoResponders(of: 4)
+        cdt_chain_enter(chain.raw)
+        chain.release(a, messages: [4])
+        #expect(chain.invariants == CDT_INVARIANT_OK)
+        chain.raw.pointee.pending = 0
+        #expect(chain.invariants == CDT_INVARIANT_PENDING_CLEAR)
+        chain.raw.pointee.pending = 1
+        #expect(cdt_chain_leave(chain.raw) == 1)
+        cdt_chain_reclaim(chain.raw)
+    }
+
     @Test func setOrderKeepsSpansSorted() {
         let (chain, a, b) = TestChain.twoResponders(of: 4, orders: (10, 20))
         cdt_chain_set_order(chain.raw, a, 1)

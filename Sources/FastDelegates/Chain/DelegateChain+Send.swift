@@ -10,8 +10,12 @@ extension DelegateChain {
     /// - Complexity: O(1) expected to find the responders, then one call per responder.
     @inlinable
     public func send<Input>(_ message: Message<Input, Void>, _ input: Input) {
-        let breaking = mode == .breaking
-        _ = forEachAnswer(to: message, input) { _ in breaking }
+        // Two walks, so that neither tests the mode for each responder.
+        if mode == .breaking {
+            _ = forEachAnswer(to: message, input) { _ in true }
+        } else {
+            _ = forEachAnswer(to: message, input) { _ in false }
+        }
     }
 
     /// Calls the live responders of `message` in order with `input`, handing each answer to
@@ -23,10 +27,13 @@ extension DelegateChain {
         to message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool
     ) -> Bool {
         if needsSlowPath { return forEachAnswerObservedOrForwarding(to: message, input, body) }
-        let stopped = table.forEachResponder(of: message) { target, handler in
+        let table = self.table
+        table.enter()
+        let stopped = table.forEachResponder(in: table.responders(of: message)) {
+            (target, handler: Handler<Input, Output>) in
             body(handler.body(target, input))
         }
-        if table.needsCleanup, !table.isDispatching { finishDispatch() }
+        if table.leave() { finishDispatch() }
         return stopped
     }
 
@@ -35,15 +42,14 @@ extension DelegateChain {
     /// - Complexity: O(1) expected, plus a skip past each dead target.
     @inlinable
     public func responds<Input, Output>(to message: Message<Input, Output>) -> Bool {
-        let found: Bool
-        if hasForwarders {
-            found = table.forEachResponder(of: message) { target, handler in
-                handler.forwarding?.responds(target) ?? true
-            }
-        } else {
-            found = table.forEachResponder(of: message) { _, _ in true }
+        let forwards = hasForwarders
+        let table = self.table
+        table.enter()
+        let found = table.forEachResponder(in: table.responders(of: message)) {
+            (target, handler: Handler<Input, Output>) in
+            !forwards || (handler.forwarding?.responds(target) ?? true)
         }
-        if table.needsCleanup, !table.isDispatching { finishDispatch() }
+        if table.leave() { finishDispatch() }
         return found
     }
 
@@ -60,11 +66,14 @@ extension DelegateChain {
     /// answers in the target's place.
     @inlinable
     func walk<Input, Output>(_ message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool) -> Bool {
-        let stopped = table.forEachResponder(of: message) { target, handler in
+        let table = self.table
+        table.enter()
+        let stopped = table.forEachResponder(in: table.responders(of: message)) {
+            (target, handler: Handler<Input, Output>) in
             if let forwarding = handler.forwarding { return forwarding.walk(target, input, body) }
             return body(handler.body(target, input))
         }
-        if table.needsCleanup, !table.isDispatching { finishDispatch() }
+        if table.leave() { finishDispatch() }
         return stopped
     }
 }

@@ -258,16 +258,17 @@ public final class DelegateChain: MessageDispatching, DelegateRegistering, Invoc
         if !table.isDispatching { table.compactIfNeeded() }
     }
 
-    /// Hands back what the outermost dispatch left: parked objects and dead targets.
+    /// Hands back what the outermost dispatch left: the C table's retired arrays, parked objects
+    /// and dead targets. Out of line: a send with nothing left pays only the leave's one test.
     ///
     /// A sweep walks every registration, so it runs once such dispatches, and the dead targets
     /// they met, add up to `count / 8`: a death costs O(1) amortized however many targets live,
     /// and sends that keep meeting many dead targets reclaim them soon (a dead target found by
     /// a send is skipped until then, and the list stays within a constant factor of the live
     /// targets).
-    @usableFromInline
+    @usableFromInline @inline(never)
     func finishDispatch() {
-        table.finishDispatch()
+        guard table.finishDispatch() else { return }
         cleanupsSinceSweep += 1 + table.deadFound
         table.deadFound = 0
         if cleanupsSinceSweep * 8 >= list.entries.count { sweepDead() }

@@ -31,14 +31,8 @@ final class DispatchTable {
     /// Objects that must outlive the running dispatches (see the ownership notes above).
     var graveyard: [AnyObject] = []
 
-    /// Set when the outermost dispatch has work to hand back: a dead target found, or objects
-    /// parked in the graveyard.
-    @usableFromInline @exclusivity(unchecked)
-    var needsCleanup = false
-
     /// How many times dispatches met a dead target since the chain last looked (it sweeps once
     /// they add up to a share of its registrations).
-    @usableFromInline @exclusivity(unchecked)
     var deadFound = 0
 
     /// - Parameter forcedCollisions: a test hook that hashes every message into one bucket.
@@ -140,18 +134,20 @@ final class DispatchTable {
         }
     }
 
-    /// Drops what the finished dispatches parked.
+    /// Reclaims what the finished dispatches left: the C table's retired arrays and orphans, and
+    /// the objects parked here. Returns whether the dispatches parked objects or met dead
+    /// targets (work of the chain's own).
     ///
     /// A parked target may die here and its deinit use the chain (send, and so park and finish
     /// again), so the objects are dropped outside any access to `graveyard`.
-    func finishDispatch() {
-        needsCleanup = false
+    func finishDispatch() -> Bool {
         cdt_chain_reclaim(chain)
-        guard !graveyard.isEmpty else { return }
+        guard !graveyard.isEmpty else { return deadFound != 0 }
         var parked: [AnyObject] = []
         swap(&parked, &graveyard)
         parked.removeAll(keepingCapacity: true)
         if graveyard.isEmpty { swap(&parked, &graveyard) } // keep the capacity for next time
+        return true
     }
 
     var stats: cdt_chain_stats {
@@ -171,7 +167,7 @@ final class DispatchTable {
 
     private func park(_ object: AnyObject) {
         graveyard.append(object)
-        needsCleanup = true
+        cdt_chain_mark_pending(chain)
     }
 
     private func insertEntry(_ registration: ChainRegistration, message: UInt32, handler: AnyHandler) {
@@ -196,72 +192,77 @@ final class DispatchTable {
         }
     }
 
-    /// Calls `body` with each live responder of `message` in order, until it returns true.
+    /// Begins a dispatch: until the matching ``leave()``, no entry array it reads is freed or
+    /// rewritten.
+    @inlinable @inline(__always)
+    func enter() { cdt_chain_enter(chain) }
+
+    /// Ends a dispatch. Returns true when it was the outermost and work waits for the chain's
+    /// `finishDispatch()`: one test when nothing does.
+    @inlinable @inline(__always)
+    func leave() -> Bool { cdt_chain_leave(chain) != 0 }
+
+    /// The responders of `message`, in order, for a walk between ``enter()`` and ``leave()``.
+    /// - Complexity: O(1) expected.
+    @inlinable @inline(__always)
+    func responders<Input, Output>(of message: Message<Input, Output>) -> cdt_span {
+        cdt_chain_lookup(chain, message.id)
+    }
+
+    /// Calls `body` with each live responder in `span` (read between ``enter()`` and
+    /// ``leave()``) in order, until it returns true.
     ///
     /// Reads the C table with no allocation, lock, string work or cast. A responder removed
     /// while this runs is skipped from then on; one added is not visited.
     /// - Returns: whether `body` stopped the walk.
     @inlinable @inline(__always)
     func forEachResponder<Input, Output>(
-        of message: Message<Input, Output>,
-        _ body: (AnyObject, Handler<Input, Output>) -> Bool
-    ) -> Bool {
-        let chain = self.chain
-        cdt_chain_enter(chain)
-        let stopped = forEachResponder(in: cdt_chain_lookup(chain, message.id), body)
-        if cdt_chain_leave(chain) != 0 { cdt_chain_reclaim(chain) }
-        return stopped
-    }
-
-    /// The walk of `forEachResponder(of:_:)` over `span`, read between `cdt_chain_enter` and
-    /// `cdt_chain_leave` (shared with the prepared sends of `PreparedMessage`).
-    @inlinable @inline(__always)
-    func forEachResponder<Input, Output>(
         in span: cdt_span, _ body: (AnyObject, Handler<Input, Output>) -> Bool
     ) -> Bool {
+        guard span.count != 0 else { return false }
         let chain = self.chain
-        var stopped = false
-        var index = 0
-        while index < span.count {
-            let entry = span.entries[index]
-            index &+= 1
-            // A live slot always holds an object and an entry always a handler (cdt_chain.h), and
-            // a STRONG or ZEROING slot a target. The default hold (ZEROING) is tested first; its
-            // runtime calls are made directly (cdt_swift_runtime.h), with no wrapper frame.
-            let slot = chain.pointee.slots[Int(entry.slot)]
-            guard slot.generation == entry.generation else { continue }
-            let handler = Unmanaged<Handler<Input, Output>>.fromOpaque(entry.handler.unsafelyUnwrapped)
+        // A non-empty span has entries, a live slot an object, an entry a handler, and a
+        // STRONG or ZEROING slot a target (cdt_chain.h).
+        var entry = span.entries.unsafelyUnwrapped
+        let end = entry + span.count
+        repeat {
+            let current = entry.pointee
+            entry += 1
+            // The slot array is read again for each entry: a handler may have grown it.
+            let slot = chain.pointee.slots.unsafelyUnwrapped + Int(current.slot)
+            guard slot.pointee.generation == current.generation else { continue }
+            let handler = Unmanaged<Handler<Input, Output>>.fromOpaque(current.handler.unsafelyUnwrapped)
+            let kind = slot.pointee.kind
             let outcome: Bool?
-            if slot.kind == CDT_TARGET_ZEROING.rawValue {
-                outcome = ZeroingHold.withTarget(at: slot.target.unsafelyUnwrapped) { target in
+            if _fastPath(kind == CDT_TARGET_ZEROING.rawValue) {
+                outcome = ZeroingHold.withTarget(at: slot.pointee.target.unsafelyUnwrapped) { target in
                     handler._withUnsafeGuaranteedRef { body(target, $0) }
                 }
-            } else if slot.kind == CDT_TARGET_STRONG.rawValue {
-                outcome = Unmanaged<AnyObject>.fromOpaque(slot.target.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
-                    target in
-                    handler._withUnsafeGuaranteedRef { body(target, $0) }
-                }
+            } else if kind == CDT_TARGET_STRONG.rawValue {
+                outcome = Unmanaged<AnyObject>.fromOpaque(slot.pointee.target.unsafelyUnwrapped)
+                    ._withUnsafeGuaranteedRef { target in handler._withUnsafeGuaranteedRef { body(target, $0) } }
             } else {
-                outcome = Unmanaged<ChainRegistration>.fromOpaque(slot.object.unsafelyUnwrapped)
-                    ._withUnsafeGuaranteedRef {
-                        registration -> Bool? in
+                outcome = Unmanaged<ChainRegistration>.fromOpaque(slot.pointee.object.unsafelyUnwrapped)
+                    ._withUnsafeGuaranteedRef { registration -> Bool? in
                         guard let target = registration.weakTarget else { return nil }
                         return handler._withUnsafeGuaranteedRef { body(target, $0) }
                     }
             }
+            // No call was made when the target was dead, so `slot` still points into the array.
             guard let outcome else {
-                Unmanaged<ChainRegistration>.fromOpaque(slot.object.unsafelyUnwrapped)._withUnsafeGuaranteedRef {
-                    $0.isDead = true
-                }
-                needsCleanup = true
-                deadFound &+= 1
+                noteDead(slot.pointee.object.unsafelyUnwrapped)
                 continue
             }
-            if outcome {
-                stopped = true
-                break
-            }
-        }
-        return stopped
+            if outcome { return true }
+        } while entry != end
+        return false
+    }
+
+    /// Marks the registration of a slot whose target was found dead, for the outermost leave.
+    @usableFromInline @inline(never)
+    func noteDead(_ object: UnsafeMutableRawPointer) {
+        Unmanaged<ChainRegistration>.fromOpaque(object)._withUnsafeGuaranteedRef { $0.isDead = true }
+        deadFound &+= 1
+        cdt_chain_mark_pending(chain)
     }
 }

@@ -20,9 +20,17 @@ extension ConcurrentDelegateChain {
             _ = forEachAnswerObserved(to: message, input) { _ in breaking }
             return
         }
-        dispatch(message) { target, handler in
-            handler.body(target, input)
-            return breaking
+        // Two walks, so that neither tests the mode for each responder.
+        if breaking {
+            dispatch(message) { target, handler in
+                handler.body(target, input)
+                return true
+            }
+        } else {
+            dispatch(message) { target, handler in
+                handler.body(target, input)
+                return false
+            }
         }
     }
 

@@ -152,9 +152,22 @@ final class ConcurrentSnapshot: @unchecked Sendable {
         _ body: (AnyObject, Handler<Input, Output>) -> Bool
     ) -> Bool {
         guard level < announcedDepth else { return forEachCountedResponder(of: message, body) }
-        let asymmetric = readSide.asymmetric
-        var sawDead = false
         let range = responders(of: message.id)
+        // Two walks, so that neither tests the kind of fence for each responder.
+        if readSide.asymmetric {
+            return forEachAnnouncedResponder(in: range, record: record, level: level, asymmetric: true, body)
+        }
+        return forEachAnnouncedResponder(in: range, record: record, level: level, asymmetric: false, body)
+    }
+
+    /// The walk of `forEachResponder` over `range`, announcing each call in `record`, with the
+    /// light fences of `asymmetric`.
+    @inlinable @inline(__always)
+    func forEachAnnouncedResponder<Input, Output>(
+        in range: Range<Int>, record: ReaderRecord, level: Int, asymmetric: Bool,
+        _ body: (AnyObject, Handler<Input, Output>) -> Bool
+    ) -> Bool {
+        var sawDead = false
         // In bounds: the table's ranges partition `entries`.
         return entries.withUnsafeBufferPointer { entries in
             var index = range.lowerBound

@@ -36,18 +36,12 @@ public final class PreparedMessage<Input, Output> {
 extension PreparedMessage: Sendable {}
 
 extension DispatchTable {
-    /// `forEachResponder(of:_:)`, finding the responders through `message`'s hint.
+    /// The responders of a prepared message, found through its hint, for a walk between
+    /// ``enter()`` and ``leave()``.
+    /// - Complexity: O(1) expected; two compares while the hint holds.
     @inlinable @inline(__always)
-    func forEachResponder<Input, Output>(
-        of message: PreparedMessage<Input, Output>,
-        _ body: (AnyObject, Handler<Input, Output>) -> Bool
-    ) -> Bool {
-        let chain = self.chain
-        cdt_chain_enter(chain)
-        let span = cdt_chain_lookup_hinted(chain, message.message.id, &message.bucketHint)
-        let stopped = forEachResponder(in: span, body)
-        if cdt_chain_leave(chain) != 0 { cdt_chain_reclaim(chain) }
-        return stopped
+    func responders<Input, Output>(of message: PreparedMessage<Input, Output>) -> cdt_span {
+        cdt_chain_lookup_hinted(chain, message.message.id, &message.bucketHint)
     }
 }
 
@@ -57,8 +51,11 @@ extension DelegateChain {
     /// while the message's place in the table stays the same.
     @inlinable @inline(__always)
     public func send<Input>(_ message: PreparedMessage<Input, Void>, _ input: Input) {
-        let breaking = mode == .breaking
-        _ = forEachAnswer(to: message, input) { _ in breaking }
+        if mode == .breaking {
+            _ = forEachAnswer(to: message, input) { _ in true }
+        } else {
+            _ = forEachAnswer(to: message, input) { _ in false }
+        }
     }
 
     /// `forEachAnswer(to:_:_:)` for a prepared message.
@@ -67,10 +64,13 @@ extension DelegateChain {
         to message: PreparedMessage<Input, Output>, _ input: Input, _ body: (Output) -> Bool
     ) -> Bool {
         if needsSlowPath { return forEachAnswerObservedOrForwarding(to: message.message, input, body) }
-        let stopped = table.forEachResponder(of: message) { target, handler in
+        let table = self.table
+        table.enter()
+        let stopped = table.forEachResponder(in: table.responders(of: message)) {
+            (target, handler: Handler<Input, Output>) in
             body(handler.body(target, input))
         }
-        if table.needsCleanup, !table.isDispatching { finishDispatch() }
+        if table.leave() { finishDispatch() }
         return stopped
     }
 
