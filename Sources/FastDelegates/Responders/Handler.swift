@@ -46,13 +46,41 @@ final class Handler<Input, Output>: AnyHandler {
 extension Handler {
     /// A handler that calls `handler` with its target as a `Target`: what ``Responses`` and
     /// ``SendableResponses`` store for each message.
+    ///
+    /// `handler` itself becomes the handler's body, with no closure around it to cast the
+    /// target (which would cost every call a frame): see ``TargetErasedBody``.
     @inlinable
     static func calling<Target: AnyObject>(_ handler: @escaping (Target, Input) -> Output) -> Handler {
-        Handler { target, input in
-            // Sound: a handler only ever receives the target it was registered with, whose
-            // static type was `Target` at registration (see `DelegateRegistering.register`).
-            handler(unsafeDowncast(target, to: Target.self), input)
-        }
+        Handler(TargetErasedBody(handler).erased)
+    }
+}
+
+/// A handler's closure, whose target parameter is a class-bound type parameter, seen as a
+/// closure of `AnyObject`: the same closure, not a closure that calls it.
+///
+/// Sound on two grounds:
+/// - Representation: a value of a class-bound type parameter and an `AnyObject` are both one
+///   strong reference, passed the same way (`@guaranteed`, in one register), and the fields of
+///   a generic struct keep the lowering of their declared type whatever the arguments, so
+///   `TargetErasedBody<Target, I, O>` and `TargetErasedBody<AnyObject, I, O>` hold the same
+///   closure in the same layout (`HandlerTests` calls such closures with every kind of input
+///   and output: trivial, reference-counted, existential, tuple, Void, Optional).
+/// - Types: a handler only ever receives the target it was registered with, whose static type
+///   was `Target` at registration (see `DelegateRegistering.register`).
+@usableFromInline
+struct TargetErasedBody<Target: AnyObject, Input, Output> {
+    @usableFromInline
+    let body: (Target, Input) -> Output
+
+    @inlinable
+    init(_ body: @escaping (Target, Input) -> Output) {
+        self.body = body
+    }
+
+    /// `body`, taking its target as `AnyObject`.
+    @inlinable
+    var erased: (AnyObject, Input) -> Output {
+        unsafeBitCast(self, to: TargetErasedBody<AnyObject, Input, Output>.self).body
     }
 }
 
