@@ -223,11 +223,11 @@ final class DispatchTable {
         let chain = self.chain
         // A non-empty span has entries, a live slot an object, an entry a handler, and a
         // STRONG or ZEROING slot a target (cdt_chain.h).
-        var entry = span.entries.unsafelyUnwrapped
-        let end = entry + span.count
+        let entries = span.entries.unsafelyUnwrapped
+        var index = 0
         repeat {
-            let current = entry.pointee
-            entry += 1
+            let current = entries[index]
+            index &+= 1
             // The slot array is read again for each entry: a handler may have grown it.
             let slot = chain.pointee.slots.unsafelyUnwrapped + Int(current.slot)
             guard slot.pointee.generation == current.generation else { continue }
@@ -254,7 +254,7 @@ final class DispatchTable {
                 continue
             }
             if outcome { return true }
-        } while entry != end
+        } while index != span.count
         return false
     }
 
