@@ -1,3 +1,5 @@
+import CDispatchTable
+
 // The dispatch entry points. They are @inlinable so that a client module gets code specialized
 // for its own message types: no generic dispatch, no allocation, no lock, no cast per send.
 // The sends with an answer, a default or no input come from `MessageDispatching`, over
@@ -27,10 +29,16 @@ extension DelegateChain {
         to message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool
     ) -> Bool {
         if needsSlowPath { return forEachAnswerObservedOrForwarding(to: message, input, body) }
+        return forEachAnswer(among: table.responders(of: message), input, body)
+    }
+
+    /// The unobserved walk of `forEachAnswer`, over the responders of one message (found by the
+    /// send of a ``Message`` or of a ``PreparedMessage``), as one dispatch of the table.
+    @inlinable @inline(__always)
+    func forEachAnswer<Input, Output>(among responders: cdt_span, _ input: Input, _ body: (Output) -> Bool) -> Bool {
         let table = self.table
         table.enter()
-        let stopped = table.forEachResponder(in: table.responders(of: message)) {
-            (target, handler: Handler<Input, Output>) in
+        let stopped = table.forEachResponder(in: responders) { (target, handler: Handler<Input, Output>) in
             body(handler.body(target, input))
         }
         if table.leave() { finishDispatch() }

@@ -64,14 +64,7 @@ extension DelegateChain {
         to message: PreparedMessage<Input, Output>, _ input: Input, _ body: (Output) -> Bool
     ) -> Bool {
         if needsSlowPath { return forEachAnswerObservedOrForwarding(to: message.message, input, body) }
-        let table = self.table
-        table.enter()
-        let stopped = table.forEachResponder(in: table.responders(of: message)) {
-            (target, handler: Handler<Input, Output>) in
-            body(handler.body(target, input))
-        }
-        if table.leave() { finishDispatch() }
-        return stopped
+        return forEachAnswer(among: table.responders(of: message), input, body)
     }
 
     /// Sends a prepared message with an answer to the first live responder.
