@@ -29,16 +29,18 @@ extension DelegateChain {
         to message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool
     ) -> Bool {
         if needsSlowPath { return forEachAnswerObservedOrForwarding(to: message, input, body) }
-        return forEachAnswer(among: table.responders(of: message), input, body)
+        return forEachAnswer(among: { $0.responders(of: message) }, input, body)
     }
 
     /// The unobserved walk of `forEachAnswer`, over the responders of one message (found by the
     /// send of a ``Message`` or of a ``PreparedMessage``), as one dispatch of the table.
     @inlinable @inline(__always)
-    func forEachAnswer<Input, Output>(among responders: cdt_span, _ input: Input, _ body: (Output) -> Bool) -> Bool {
+    func forEachAnswer<Input, Output>(
+        among responders: (DispatchTable) -> cdt_span, _ input: Input, _ body: (Output) -> Bool
+    ) -> Bool {
         let table = self.table
         table.enter()
-        let stopped = table.forEachResponder(in: responders) { (target, handler: Handler<Input, Output>) in
+        let stopped = table.forEachResponder(in: responders(table)) { (target, handler: Handler<Input, Output>) in
             body(handler.body(target, input))
         }
         if table.leave() { finishDispatch() }

@@ -64,7 +64,7 @@ extension DelegateChain {
         to message: PreparedMessage<Input, Output>, _ input: Input, _ body: (Output) -> Bool
     ) -> Bool {
         if needsSlowPath { return forEachAnswerObservedOrForwarding(to: message.message, input, body) }
-        return forEachAnswer(among: table.responders(of: message), input, body)
+        return forEachAnswer(among: { $0.responders(of: message) }, input, body)
     }
 
     /// Sends a prepared message with an answer to the first live responder.
