@@ -13,7 +13,7 @@ extension ConcurrentDelegateChain {
     /// addition is seen entirely or not at all, and a target removed meanwhile (on any thread)
     /// is skipped from the moment its removal is made.
     /// - Complexity: O(1) expected to find the responders, then one call per responder.
-    @inlinable
+    @inlinable @inline(__always)
     public func send<Input>(_ message: Message<Input, Void>, _ input: Input) {
         let breaking = mode == .breaking
         if observed.load(ordering: .relaxed) {
