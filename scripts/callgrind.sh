@@ -7,7 +7,8 @@
 #       e.g. scripts/callgrind.sh "fastdelegates-weak handwritten-weak-var" "1 4 16"
 #   scripts/callgrind.sh --publish   measures the published variants at N = 4 and 16, fits
 #       fixed + per-target instructions, and writes them to docs/callgrind.tsv and to the
-#       marked section of docs/benchmarks.md (make bench runs it)
+#       marked section of docs/benchmarks.md, with the first-responder query of the variants
+#       that answer it (make bench runs it)
 #   scripts/callgrind.sh --check     measures fastdelegates-weak at N = 4 and 16 and fails when
 #       its per-target instructions exceed the figure in docs/callgrind.tsv by more than
 #       CALLGRIND_TOLERANCE (default 1.10, i.e. 10 %) (make callgrind-check, part of make test)
@@ -16,7 +17,8 @@
 # and process start cancel out. Fixed + per-target come from N = 4 and N = 16:
 # per target = (I16 - I4) / 12, fixed = I4 - 4 * per target.
 #
-# Environment: CALLGRIND_SCRATCH, the build's scratch path (default .build); CALLGRIND_BIN, an
+# Environment: CALLGRIND_SCENARIO, what the print mode counts: tick (default) or first (the
+# non-void first-responder query); CALLGRIND_SCRATCH, the build's scratch path (default .build); CALLGRIND_BIN, an
 # already built fastdelegates-bench to measure as it is (no build: make callgrind-check passes
 # the binary release-tests built); CALLGRIND_BUILD_FLAGS, extra `swift build` flags.
 # Needs valgrind: apt-get install -y valgrind (exit code 2 without it).
@@ -37,6 +39,10 @@ print) VARIANTS="${1:-fastdelegates-weak fastdelegates-weak-reference fastdelega
 publish) VARIANTS="${1:-$PUBLISHED}"; COUNTS="4 16" ;;
 check) VARIANTS="fastdelegates-weak"; COUNTS="4 16" ;;
 esac
+SCENARIO=tick
+[ "$MODE" = print ] && SCENARIO="${CALLGRIND_SCENARIO:-tick}"
+# The variants of the published first-responder table (the floors answer no query).
+FIRST_VARIANTS="fastdelegates-weak fastdelegates-strong concurrent-weak fastdelegates-proxy handwritten-weak-var strong-array"
 TSV=docs/callgrind.tsv
 REPORT=docs/benchmarks.md
 TOLERANCE="${CALLGRIND_TOLERANCE:-1.10}"
@@ -70,9 +76,9 @@ OUT="$(mktemp -d)"
 trap 'rm -rf "$STRIPPED" "$OUT"' EXIT
 cp "$BIN" "$STRIPPED" && strip -g "$STRIPPED"
 
-instructions() { # dispatches variant N -> total instructions of the run
+instructions() { # dispatches variant N -> total instructions of the run (of $SCENARIO)
     valgrind --tool=callgrind --callgrind-out-file="$OUT/callgrind.out" "$STRIPPED" \
-        --profile "$1" --filter "tick/$2" --targets "$3" 2>&1 >/dev/null | awk '/refs:/ { gsub(",", "", $NF); print $NF }'
+        --profile "$1" --filter "$SCENARIO/$2" --targets "$3" 2>&1 >/dev/null | awk '/refs:/ { gsub(",", "", $NF); print $NF }'
 }
 per_dispatch() { # variant N -> instructions per dispatch, one decimal
     local small large
@@ -121,7 +127,14 @@ if [ "$MODE" = check ]; then
     exit 0
 fi
 
-# --publish: the committed figures (read by --check) and the section of the report.
+# --publish: the first-responder query too (N = 4 and 16; it stops at the first responder).
+SCENARIO=first
+: >"$OUT/first"
+for variant in $FIRST_VARIANTS; do
+    printf "%s\t%s\t%s\n" "$variant" "$(per_dispatch "$variant" 4)" "$(per_dispatch "$variant" 16)" >>"$OUT/first"
+done
+
+# The committed figures (read by --check) and the section of the report.
 commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 if [ -n "$(git status --porcelain -uno -- Sources include Package.swift 2>/dev/null)" ]; then
     commit="$commit (with uncommitted changes)"
@@ -132,11 +145,12 @@ valgrind_version="$(valgrind --version)"
     printf "# variant\tN=4\tN=16\tfixed\tper_target\t(instructions per void dispatch; scripts/callgrind.sh --publish, commit %s)\n" "$commit"
     cat "$OUT/fit"
 } >"$TSV"
-python3 - "$REPORT" "$OUT/fit" "$commit" "$swift_version" "$valgrind_version" <<'PY'
+python3 - "$REPORT" "$OUT/fit" "$OUT/first" "$commit" "$swift_version" "$valgrind_version" <<'PY'
 import sys
 
-report, fit, commit, swift, valgrind = sys.argv[1:]
+report, fit, first, commit, swift, valgrind = sys.argv[1:]
 rows = [line.rstrip("\n").split("\t") for line in open(fit) if line.strip()]
+first_rows = [line.rstrip("\n").split("\t") for line in open(first) if line.strip()]
 by_name = {r[0]: r for r in rows}
 BEGIN = "<!-- callgrind:begin (scripts/callgrind.sh --publish writes this section; do not edit) -->"
 END = "<!-- callgrind:end -->"
@@ -178,6 +192,15 @@ for r in rows:
         f"| {r[0]} | {r[1]} | {r[2]} | {r[3]} | {r[4]} | {ratio(r, 'zeroing-floor', 4)} "
         f"| {diff(r, 'zeroing-floor', 3)} | {ratio(r, 'strong-array', 4)} |"
     )
+lines += [
+    "",
+    "The non-void first-responder query (`send` of a message with an answer, which stops at the "
+    "first live responder), instructions per query, counted the same way:",
+    "",
+    "| variant | N = 4 | N = 16 |",
+    "|---|---:|---:|",
+]
+lines += [f"| {r[0]} | {r[1]} | {r[2]} |" for r in first_rows]
 lines += ["", END]
 section = "\n".join(lines) + "\n"
 

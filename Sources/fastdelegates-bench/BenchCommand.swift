@@ -60,7 +60,8 @@ struct FastDelegatesBench: ParsableCommand {
         help: ArgumentHelp(
             "Run exactly this many tick dispatches per selected variant and target count, untimed, "
                 + "then exit: for instruction counts under valgrind --tool=callgrind (scripts/callgrind.sh). "
-                + "With --filter churn/VARIANT, that many churn steps instead.",
+                + "With --filter churn/VARIANT or first/VARIANT, that many churn steps or first-responder "
+                + "queries instead.",
             valueName: "dispatches"))
     var profile: Int?
 
@@ -151,11 +152,12 @@ struct FastDelegatesBench: ParsableCommand {
     }
 
     /// Runs `dispatches` ticks (values 0, 1, …) per selected variant and N, and checks them; a
-    /// filter beginning with "churn/" runs that many churn steps instead.
+    /// filter beginning with "churn/" or "first/" runs that many churn steps or first-responder
+    /// queries instead.
     func runProfile(dispatches: Int) throws {
         let valueSum = dispatches &* (dispatches &- 1) / 2
-        let scenario: Scenario = filter?.hasPrefix("churn/") == true ? .churn : .tick
-        let name = scenario == .churn ? "churn" : "tick"
+        let profiled: [(name: String, scenario: Scenario)] = [("churn", .churn), ("first", .first)]
+        let (name, scenario) = profiled.first { filter?.hasPrefix("\($0.name)/") == true } ?? ("tick", .tick)
         // A filter naming one variant exactly ("tick/fastdelegates-weak") selects only that one.
         let exact = allVariants.contains { "\(name)/\($0.name)" == filter }
         for variant in allVariants

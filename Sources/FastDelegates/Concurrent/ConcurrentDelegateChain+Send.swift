@@ -73,7 +73,7 @@ extension ConcurrentDelegateChain: MessageDispatching {
     /// ``MessageDispatching/send(_:_:combining:)``.
     /// - Returns: whether `body` stopped the walk.
     /// - Complexity: O(1) expected to find the responders, then one call per responder.
-    @inlinable
+    @inlinable @inline(__always)
     public func forEachAnswer<Input, Output>(
         to message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool
     ) -> Bool {
