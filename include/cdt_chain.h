@@ -231,6 +231,12 @@ cdt_invariant_violation cdt_chain_check_invariants(const cdt_chain *chain);
 /// Test hook: while set, chains created afterwards hash every message into one bucket.
 void cdt_debug_set_force_collisions(int enabled);
 
+/// Benchmark and test hook: while `seed` is nonzero, chains created afterwards take their hash
+/// multipliers from a sequence that `seed` fixes (SplitMix64) instead of arc4random, so that
+/// where messages land, and so instruction counts, repeat from one process to the next. 0
+/// restores unpredictable seeds (the default, which keeps bucket placement unguessable).
+void cdt_debug_set_hash_seed(uint64_t seed);
+
 /// Test hook: makes this chain hash every message into one bucket (results must not change,
 /// only speed). Returns 0, or -1 if the chain already has entries.
 int cdt_chain_debug_force_collisions(cdt_chain *chain);

@@ -31,10 +31,27 @@ void cdt_chain_debug_set_next_generation(cdt_chain *chain, uint32_t next) {
     cdt_generations_set_next(chain, next);
 }
 
+static _Atomic uint64_t hash_seed; // 0: multipliers from arc4random
+
+void cdt_debug_set_hash_seed(uint64_t seed) {
+    atomic_store(&hash_seed, seed);
+}
+
+// An odd multiplier: unpredictable, or the next of the fixed sequence while a seed is set.
+static uint64_t next_multiplier(void) {
+    const uint64_t golden = 0x9E3779B97F4A7C15u;
+    uint64_t seed = atomic_load(&hash_seed);
+    if (seed == 0) return cdt_random64() | 1;
+    uint64_t z = atomic_fetch_add(&hash_seed, golden) + golden;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+    return (z ^ (z >> 31)) | 1;
+}
+
 cdt_chain *cdt_chain_create(void) {
     cdt_chain *chain = cdt_calloc(1, sizeof *chain);
     if (!chain) return NULL;
-    chain->multiplier = atomic_load(&force_collisions) ? 0 : (cdt_random64() | 1);
+    chain->multiplier = atomic_load(&force_collisions) ? 0 : next_multiplier();
     return chain;
 }
 

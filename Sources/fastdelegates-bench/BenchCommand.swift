@@ -1,4 +1,5 @@
 import ArgumentParser
+import CDispatchTable
 import Foundation
 
 /// Output formats of the report.
@@ -53,7 +54,10 @@ struct FastDelegatesBench: ParsableCommand {
             "Also write the Markdown report to this file (what --format markdown prints).", valueName: "file"))
     var markdown: String?
 
-    @Option(help: "Seed of the dispatched values and of the interleaving order.")
+    @Option(
+        help:
+            "Seed of the dispatched values, of the interleaving order and, with --profile, of the chains' hash multipliers."
+    )
     var seed: UInt64 = 1
 
     @Option(
@@ -155,6 +159,8 @@ struct FastDelegatesBench: ParsableCommand {
     /// filter beginning with "churn/" or "first/" runs that many churn steps or first-responder
     /// queries instead.
     func runProfile(dispatches: Int) throws {
+        // The same hash multipliers in every run, so that instruction counts repeat exactly.
+        cdt_debug_set_hash_seed(seed)
         let valueSum = dispatches &* (dispatches &- 1) / 2
         let profiled: [(name: String, scenario: Scenario)] = [("churn", .churn), ("first", .first)]
         let (name, scenario) = profiled.first { filter?.hasPrefix("\($0.name)/") == true } ?? ("tick", .tick)

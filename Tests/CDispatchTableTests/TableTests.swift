@@ -123,6 +123,27 @@ struct TableTests {
         #expect(chain.objects(4) == [2])
     }
 
+    @Test func aFixedHashSeedMakesTheMultipliersRepeatFromRunToRun() {
+        let seed: UInt64 = 0x5EED
+        // The multipliers the seed fixes: SplitMix64 of the seed, made odd.
+        var state = seed
+        var sequence: Set<UInt64> = []
+        for _ in 0..<256 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var mixed = (state ^ (state >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+            sequence.insert((mixed ^ (mixed >> 31)) | 1)
+        }
+        cdt_debug_set_hash_seed(seed)
+        let seeded = TestChain(forcedCollisions: false)
+        cdt_debug_set_hash_seed(0)
+        let unseeded = TestChain(forcedCollisions: false)
+        // Tests running in parallel may take values in between: one of the first 256, then.
+        #expect(sequence.contains(seeded.raw.pointee.multiplier))
+        #expect(!sequence.contains(unseeded.raw.pointee.multiplier))
+        #expect(unseeded.raw.pointee.multiplier & 1 == 1)
+    }
+
     @Test func theOwnersPendingWorkIsAnnouncedByTheOutermostLeaveOnceUntilReclaimed() {
         let (chain, _, _) = TestChain.twoResponders(of: 4)
         cdt_chain_enter(chain.raw)
