@@ -109,6 +109,10 @@ typedef struct held_span {
 } held_span;
 
 static cdt_chain *chains[NCHAINS];
+// A remembered span per chain and message (cdt_chain_lookup_cached), checked against a fresh
+// lookup by every verification: a table change that forgot to take a new version would leave
+// a remembered span that differs, or points at a freed array.
+static cdt_span_cache caches[NCHAINS][NMSG];
 static target targets[MAXT];
 static int live_count;
 static stale_handle stale[MAXSTALE];
@@ -257,6 +261,12 @@ static void verify_chain(int c) {
     uint32_t orphans = 0, orphan_only_messages = 0;
     for (int m = 0; m < NMSG; m++) {
         cdt_span span = cdt_chain_lookup(chain, MESSAGES[m]);
+        int remembered = caches[c][m].version == chain->version;
+        cdt_span cached = cdt_chain_lookup_cached(chain, MESSAGES[m], &caches[c][m]);
+        CHECK(cached.entries == span.entries && cached.count == span.count,
+              "chain %d: message %u remembered span (%p, %zu; %s) differs from its lookup (%p, %zu)", c, MESSAGES[m],
+              (const void *)cached.entries, cached.count, remembered ? "version unchanged" : "looked up again",
+              (const void *)span.entries, span.count);
         size_t e = 0;
         uint32_t live_here = 0, orphans_here = 0;
         for (int k = 0; k < live_count; k++) {
@@ -1252,6 +1262,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     // Chain 0: hashed with an input-chosen multiplier (so a failing input reproduces; the
     // arc4random seed would not). The table is empty, so setting it here is safe.
+    memset(caches, 0, sizeof caches);
     chains[0] = cdt_chain_create();
     CHECK(chains[0] != NULL, "create failed");
     switch (mode % 4) {

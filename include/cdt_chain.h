@@ -119,6 +119,7 @@ typedef struct cdt_chain {
     uint32_t rescan;          // 1: collect `skip` before issuing the next generation
     uint32_t orphans;         // 1: the table may hold orphaned entries (see above)
     uint32_t pending;         // 1: the outermost leave has work to hand back (cdt_chain_leave)
+    uint64_t version;         // new, and unique across chains, with every change of the table
 } cdt_chain;
 
 /// Sizes for inspection and tests.
@@ -214,6 +215,11 @@ int cdt_chain_remove_entry(cdt_chain *chain, cdt_handle handle, uint32_t message
 /// (also when out of memory: nothing changed). O(slots + entries).
 int cdt_chain_compact(cdt_chain *chain);
 
+/// Gives the table a new version, as a change of it would, so that no `cdt_span_cache` filled
+/// before matches any more: for an owner whose own state decides whether remembered spans may
+/// be used. O(1).
+void cdt_chain_touch(cdt_chain *chain);
+
 /// Frees the arrays retired by mutations made during dispatches, purges orphaned entries and
 /// clears `pending`. Call when depth is 0 (does nothing otherwise). Never allocates.
 void cdt_chain_reclaim(cdt_chain *chain);
@@ -277,38 +283,24 @@ static inline cdt_span cdt_chain_lookup(const cdt_chain *chain, uint32_t message
     }
 }
 
-/// The index of `message`'s bucket, or UINT32_MAX if it has no responders. Valid as a hint
-/// only: any mutation may move the bucket (`cdt_chain_lookup_hinted` checks it).
-static inline uint32_t cdt_chain_bucket_index(const cdt_chain *chain, uint32_t message) {
-    uint32_t capacity = chain->bucket_capacity;
-    if (capacity == 0) return UINT32_MAX;
-    uint32_t mask = capacity - 1;
-    uint32_t index = cdt_home_bucket(message, chain->multiplier, chain->shift);
-    for (;;) {
-        uint32_t found = chain->buckets[index].message;
-        if (found == message) return index;
-        if (found == 0) return UINT32_MAX;
-        index = (index + 1) & mask;
-    }
-}
+/// A span remembered for repeated lookups of one message (`cdt_chain_lookup_cached`). Zeroed,
+/// it remembers nothing.
+typedef struct cdt_span_cache {
+    uint64_t version; // the chain's `version` when `span` was looked up
+    cdt_span span;
+} cdt_span_cache;
 
-/// `cdt_chain_lookup` with a hint: when bucket `*hint` lies in the table and holds `message`
-/// (two compares; a message has one bucket, so that bucket is its own whatever changed since
-/// the hint was taken), its span; otherwise a full lookup, which stores the bucket's index (or
-/// UINT32_MAX when the message has no responders) in `*hint` for the next call. Any uint32_t is
-/// a valid hint, for any chain.
-static inline cdt_span cdt_chain_lookup_hinted(const cdt_chain *chain, uint32_t message, uint32_t *hint) {
-    cdt_span span = {0, 0};
-    uint32_t index = *hint;
-    if (index >= chain->bucket_capacity || chain->buckets[index].message != message) {
-        index = cdt_chain_bucket_index(chain, message);
-        *hint = index;
-        if (index == UINT32_MAX) return span;
+/// `cdt_chain_lookup` through `cache`: while the chain's table has not changed since `cache`
+/// was filled (its `version` is the chain's: one compare), the remembered span; otherwise a
+/// full lookup, remembered for the next call. Exact for any cache and any chain: versions are
+/// unique across chains and every change of the table takes a new one, so a cache filled by
+/// another chain, or before a change, never matches.
+static inline cdt_span cdt_chain_lookup_cached(const cdt_chain *chain, uint32_t message, cdt_span_cache *cache) {
+    if (cache->version != chain->version) {
+        cache->span = cdt_chain_lookup(chain, message);
+        cache->version = chain->version;
     }
-    const cdt_bucket *bucket = &chain->buckets[index];
-    span.entries = bucket->entries;
-    span.count = bucket->count;
-    return span;
+    return cache->span;
 }
 
 /// The object of an entry's slot, or NULL if that slot was released since the entry was read.

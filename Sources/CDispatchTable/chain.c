@@ -52,6 +52,7 @@ cdt_chain *cdt_chain_create(void) {
     cdt_chain *chain = cdt_calloc(1, sizeof *chain);
     if (!chain) return NULL;
     chain->multiplier = atomic_load(&force_collisions) ? 0 : next_multiplier();
+    cdt_table_touch(chain);
     return chain;
 }
 
@@ -128,6 +129,10 @@ int cdt_chain_remove_entry(cdt_chain *chain, cdt_handle handle, uint32_t message
 }
 
 // MARK: - After dispatches
+
+void cdt_chain_touch(cdt_chain *chain) {
+    cdt_table_touch(chain);
+}
 
 void cdt_chain_reclaim(cdt_chain *chain) {
     if (chain->depth != 0) return;

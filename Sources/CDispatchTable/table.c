@@ -7,9 +7,16 @@
 #include "alloc.h"
 #include "entries.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
 enum { MIN_BUCKETS = 8, MIN_ENTRIES = 4 };
+
+static _Atomic uint64_t last_version;
+
+void cdt_table_touch(cdt_chain *chain) {
+    chain->version = atomic_fetch_add_explicit(&last_version, 1, memory_order_relaxed) + 1;
+}
 
 static uint32_t log2_of(uint32_t power_of_two) {
     uint32_t log = 0;
@@ -158,6 +165,7 @@ static cdt_entry *reallocate(cdt_chain *chain, cdt_bucket *bucket, uint32_t capa
 }
 
 int cdt_table_insert(cdt_chain *chain, cdt_handle handle, uint32_t message, const void *handler) {
+    cdt_table_touch(chain);
     if (chain->total_entries == UINT32_MAX) return -1;
     cdt_bucket *bucket = find_or_add_bucket(chain, message);
     if (!bucket) return -1;
@@ -202,6 +210,7 @@ int cdt_table_insert(cdt_chain *chain, cdt_handle handle, uint32_t message, cons
 }
 
 int cdt_table_remove(cdt_chain *chain, cdt_handle handle, uint32_t message) {
+    cdt_table_touch(chain);
     cdt_bucket *bucket = find_bucket(chain, message);
     if (!bucket) return 0;
     int64_t found = find_entry(chain, bucket, handle);
@@ -259,6 +268,7 @@ uint32_t cdt_table_orphan_count(const cdt_chain *chain) {
 
 void cdt_table_purge_orphans(cdt_chain *chain) {
     if (!chain->orphans) return;
+    cdt_table_touch(chain);
     for (uint32_t b = 0; b < chain->bucket_capacity; b++) {
         cdt_bucket *bucket = &chain->buckets[b];
         uint32_t kept = 0;
@@ -282,6 +292,7 @@ void cdt_table_purge_orphans(cdt_chain *chain) {
 }
 
 void cdt_table_remap_slots(cdt_chain *chain, const uint32_t *remap) {
+    cdt_table_touch(chain);
     for (uint32_t b = 0; b < chain->bucket_capacity; b++) {
         cdt_bucket *bucket = &chain->buckets[b];
         for (uint32_t e = 0; e < bucket->count; e++) bucket->entries[e].slot = remap[bucket->entries[e].slot];
@@ -289,6 +300,7 @@ void cdt_table_remap_slots(cdt_chain *chain, const uint32_t *remap) {
 }
 
 void cdt_table_free_all(cdt_chain *chain) {
+    cdt_table_touch(chain);
     for (uint32_t b = 0; b < chain->bucket_capacity; b++) cdt_entries_free(allocation_of(&chain->buckets[b]));
     cdt_free(chain->buckets);
     chain->buckets = NULL;

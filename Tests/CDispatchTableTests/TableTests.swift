@@ -123,6 +123,35 @@ struct TableTests {
         #expect(chain.objects(4) == [2])
     }
 
+    @Test func everyChangeOfTheTableTakesAVersionNoOtherChainHas() {
+        let (chain, a, b) = TestChain.twoResponders(of: 4)
+        let other = TestChain(forcedCollisions: false)
+        var seen: Set<UInt64> = [other.raw.pointee.version]
+        func changed() -> Bool { seen.insert(chain.raw.pointee.version).inserted }
+        #expect(changed())
+        var cache = cdt_span_cache()
+        let before = cdt_chain_lookup_cached(chain.raw, 4, &cache)
+        #expect(cache.version == chain.raw.pointee.version)
+        #expect(before.count == 2)
+        chain.insert(b, 5, handler: 9)
+        #expect(changed())
+        #expect(cdt_chain_remove_entry(chain.raw, b, 5) == 0)
+        #expect(changed())
+        cdt_chain_touch(chain.raw)
+        #expect(changed())
+        chain.release(a, messages: [4])
+        #expect(changed())
+        #expect(cdt_chain_lookup_cached(chain.raw, 4, &cache).count == 1) // looked up again
+        let c = chain.acquire(3, order: 1)
+        #expect(!changed()) // a slot alone changes no span
+        chain.insert(c, 4, handler: 3)
+        #expect(changed())
+        #expect(cdt_chain_lookup_cached(chain.raw, 4, &cache).count == 2)
+        // Another chain never matches this chain's remembered span.
+        #expect(cdt_chain_lookup_cached(other.raw, 4, &cache).count == 0)
+        #expect(cache.version == other.raw.pointee.version)
+    }
+
     @Test func aFixedHashSeedMakesTheMultipliersRepeatFromRunToRun() {
         let seed: UInt64 = 0x5EED
         // The multipliers the seed fixes: SplitMix64 of the seed, made odd.

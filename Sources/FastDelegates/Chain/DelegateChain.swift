@@ -1,3 +1,5 @@
+import CDispatchTable
+
 /// An ordered chain of delegate targets that answers typed messages: many listeners on one
 /// delegate slot.
 ///
@@ -80,7 +82,12 @@ public final class DelegateChain: MessageDispatching, DelegateRegistering, Invoc
     /// Whether something observes the chain or it forwards a message: a send takes the slow path
     /// then, so that any other send pays this one check for both.
     @usableFromInline
-    @exclusivity(unchecked) var needsSlowPath = false
+    @exclusivity(unchecked) var needsSlowPath = false {
+        // The prepared sends use a remembered span without checking this flag while the
+        // table's version is the one they remember (`forEachAnswer(to:_:_:)` of a
+        // `PreparedMessage`): a new version makes them check it again.
+        didSet { cdt_chain_touch(table.chain) }
+    }
 
     /// An empty chain.
     public init(mode: Mode = .nonBreaking) {

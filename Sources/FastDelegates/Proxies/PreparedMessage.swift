@@ -1,8 +1,8 @@
 import CDispatchTable
 
-/// A ``Message`` prepared for repeated sends: it remembers where the message's responders were
-/// found in the last ``DelegateChain`` it was sent through, so that the next send skips the hash
-/// lookup while that place still holds the message.
+/// A ``Message`` prepared for repeated sends: it remembers the message's responders as it found
+/// them in the last ``DelegateChain`` it was sent through, so that the next send skips the hash
+/// lookup while that chain's table stays unchanged.
 ///
 /// The proxies that `@DelegateProxy` generates hold one per requirement. Keep one per message and
 /// sender, for example in a stored property, and send it as you would the message:
@@ -12,19 +12,21 @@ import CDispatchTable
 /// chain.send(didScroll, offset)
 /// ```
 ///
-/// A send checks the remembered place with two compares (the place lies in the chain's table
-/// and holds this message) and falls back to the plain lookup when anything moved it: adding or
-/// removing responders, the table growing or shrinking, another chain. So it is always correct,
-/// with any chain, at any time, also from a send inside another send.
+/// A send checks what it remembers with one compare: every change of a chain's table (adding or
+/// removing responders or their handlers, the table growing, shrinking or compacting) gives the
+/// table a new version, unique across chains, and the send looks the message up again when the
+/// version it remembers is not the chain's. So it is always correct, with any chain, at any
+/// time, also from a send inside another send.
 ///
 /// Not `Sendable`: keep it in one isolation domain, as a ``DelegateChain``.
 public final class PreparedMessage<Input, Output> {
     /// The message this sends.
     public let message: Message<Input, Output>
 
-    /// The bucket of `message` found last: a hint that `cdt_chain_lookup_hinted` checks.
+    /// The responders of `message` found last, with the version of the table they were found
+    /// in: `cdt_chain_lookup_cached` uses them while that table stays unchanged.
     @usableFromInline @exclusivity(unchecked)
-    var bucketHint: UInt32 = .max
+    var cache = cdt_span_cache()
 
     /// `message`, prepared for repeated sends.
     public init(_ message: Message<Input, Output>) {
@@ -36,12 +38,12 @@ public final class PreparedMessage<Input, Output> {
 extension PreparedMessage: Sendable {}
 
 extension DispatchTable {
-    /// The responders of a prepared message, found through its hint, for a walk between
-    /// ``enter()`` and ``leave()``.
-    /// - Complexity: O(1) expected; two compares while the hint holds.
+    /// The responders of a prepared message, as it remembers them while the table is unchanged,
+    /// for a walk between ``enter()`` and ``leave()``.
+    /// - Complexity: O(1) expected; one compare while the table is unchanged.
     @inlinable @inline(__always)
     func responders<Input, Output>(of message: PreparedMessage<Input, Output>) -> cdt_span {
-        cdt_chain_lookup_hinted(chain, message.message.id, &message.bucketHint)
+        cdt_chain_lookup_cached(chain, message.message.id, &message.cache)
     }
 }
 
@@ -63,7 +65,11 @@ extension DelegateChain {
     public func forEachAnswer<Input, Output>(
         to message: PreparedMessage<Input, Output>, _ input: Input, _ body: (Output) -> Bool
     ) -> Bool {
-        if needsSlowPath { return forEachAnswerObservedOrForwarding(to: message.message, input, body) }
+        // A span is remembered only on the fast path, and leaving the fast path gives the table
+        // a new version: while the version is the one remembered, the fast path holds.
+        if message.cache.version != table.chain.pointee.version, needsSlowPath {
+            return forEachAnswerObservedOrForwarding(to: message.message, input, body)
+        }
         return forEachAnswer(among: { $0.responders(of: message) }, input, body)
     }
 

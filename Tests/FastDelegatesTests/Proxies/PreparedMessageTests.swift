@@ -124,16 +124,36 @@ struct PreparedMessageTests {
         #expect(chain.send(zoom, ()) == "view of ab")
     }
 
-    @Test("An observed chain takes the slow path with a prepared message too")
+    @Test("An observed chain takes the slow path with a prepared message too, also one sent before")
     func observed() async {
         let log = Log()
-        let chain = DelegateChain()
+        var chain: DelegateChain? = DelegateChain()
         let a = Probe("a", log: log)
-        chain.add(a)
-        let stream = chain.invocations(of: Scroll.didScroll)
-        chain.send(PreparedMessage(Scroll.didScroll), 4)
-        var iterator = stream.makeAsyncIterator()
-        #expect(await iterator.next() == 4)
-        #expect(log.events == ["a.didScroll(4)"])
+        chain!.add(a)
+        let prepared = PreparedMessage(Scroll.didScroll)
+        chain!.send(prepared, 3) // remembers the responders, on the fast path
+        let stream = chain!.invocations(of: Scroll.didScroll)
+        chain!.send(prepared, 4)
+        chain!.send(PreparedMessage(Scroll.didScroll), 5)
+        chain = nil // finishes the stream
+        var seen: [Int] = []
+        for await offset in stream { seen.append(offset) }
+        #expect(seen == [4, 5])
+        #expect(log.events == ["a.didScroll(3)", "a.didScroll(4)", "a.didScroll(5)"])
+    }
+
+    @Test("A message forwarded to an inner chain after a prepared send is walked in its place")
+    func forwardedAfterAPreparedSend() {
+        let log = Log()
+        let outer = DelegateChain(), inner = DelegateChain()
+        let a = Probe("a", log: log), b = Probe("b", log: log)
+        outer.add(a)
+        let prepared = PreparedMessage(Scroll.didScroll)
+        outer.send(prepared, 1)
+        inner.add(b)
+        outer.add(inner, responses: Responses<DelegateChain>().forwarding(Scroll.didScroll))
+        outer.send(prepared, 2)
+        #expect(log.events == ["a.didScroll(1)", "a.didScroll(2)", "b.didScroll(2)"])
+        withExtendedLifetime((a, b, inner)) {}
     }
 }
