@@ -131,6 +131,23 @@ struct HandlerTests {
         #expect(target.calls == 5)
     }
 
+    @Test func storedClosuresAndClosuresOfConcreteTypesAreReabstractedBeforeTheyAreErased() {
+        let target = Derived("c")
+        // Not literals: each is converted to the handler's generic form (a thunk) when added.
+        let triple: (Derived, Int) -> Int = { me, value in
+            me.calls += 1
+            return value * 3
+        }
+        func suffix<T: Base>(_: T.Type) -> (T, String) -> String { { me, value in value + me.name } }
+        let chain = DelegateChain()
+        chain.add(
+            target,
+            responses: Responses<Derived>().on(Self.trivial, triple).on(Self.counted, suffix(Derived.self)))
+        #expect(chain.send(Self.trivial, 5) == 15)
+        #expect(chain.send(Self.counted, "s") == "sc")
+        #expect(target.calls == 1)
+    }
+
     @Test func aConcurrentChainCallsErasedSendableBodiesToo() {
         final class Listener: Sendable {
             let name: String
