@@ -60,7 +60,9 @@ extension Handler {
 ///
 /// Sound on two grounds:
 /// - Representation: a value of a class-bound type parameter and an `AnyObject` are both one
-///   strong reference, passed the same way (`@guaranteed`, in one register), and the fields of
+///   strong reference, passed the same way (`@guaranteed`, in one register): what satisfies
+///   `AnyObject` is a class, `AnyObject` itself or an `@objc` protocol's existential, never an
+///   existential with witness tables (the compiler rejects `any P` and `any C & P`). The fields of
 ///   a generic struct keep the lowering of their declared type whatever the arguments, so
 ///   `TargetErasedBody<Target, I, O>` and `TargetErasedBody<AnyObject, I, O>` hold the same
 ///   closure in the same layout (`HandlerTests` calls such closures with every kind of input
