@@ -38,11 +38,22 @@ extension DelegateChain {
     func forEachAnswer<Input, Output>(
         among responders: (DispatchTable) -> cdt_span, _ input: Input, _ body: (Output) -> Bool
     ) -> Bool {
-        let table = self.table
-        table.enter()
-        let stopped = table.forEachResponder(in: responders(table)) { (target, handler: Handler<Input, Output>) in
+        dispatch(among: responders) { (target, handler: Handler<Input, Output>) in
             body(handler.body(target, input))
         }
+    }
+
+    /// One dispatch of the table: entered, `body` called with each live responder that
+    /// `responders` finds until it returns true, left, and finished when it was the outermost
+    /// and left work. Every walk of the chain is one.
+    /// - Returns: whether `body` stopped the walk.
+    @inlinable @inline(__always)
+    func dispatch<Input, Output>(
+        among responders: (DispatchTable) -> cdt_span, _ body: (AnyObject, Handler<Input, Output>) -> Bool
+    ) -> Bool {
+        let table = self.table
+        table.enter()
+        let stopped = table.forEachResponder(in: responders(table), body)
         if table.leave() { finishDispatch() }
         return stopped
     }
@@ -53,14 +64,10 @@ extension DelegateChain {
     @inlinable
     public func responds<Input, Output>(to message: Message<Input, Output>) -> Bool {
         let forwards = hasForwarders
-        let table = self.table
-        table.enter()
-        let found = table.forEachResponder(in: table.responders(of: message)) {
-            (target, handler: Handler<Input, Output>) in
-            !forwards || (handler.forwarding?.responds(target) ?? true)
-        }
-        if table.leave() { finishDispatch() }
-        return found
+        return dispatch(
+            among: { $0.responders(of: message) },
+            { (target, handler: Handler<Input, Output>) in !forwards || (handler.forwarding?.responds(target) ?? true) }
+        )
     }
 
     /// A send on a chain that something observes or that forwards to a dispatcher: out of line,
@@ -76,15 +83,12 @@ extension DelegateChain {
     /// answers in the target's place.
     @inlinable
     func walk<Input, Output>(_ message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool) -> Bool {
-        let table = self.table
-        table.enter()
-        let stopped = table.forEachResponder(in: table.responders(of: message)) {
-            (target, handler: Handler<Input, Output>) in
-            if let forwarding = handler.forwarding { return forwarding.walk(target, input, body) }
-            return body(handler.body(target, input))
-        }
-        if table.leave() { finishDispatch() }
-        return stopped
+        dispatch(
+            among: { $0.responders(of: message) },
+            { (target, handler: Handler<Input, Output>) in
+                if let forwarding = handler.forwarding { return forwarding.walk(target, input, body) }
+                return body(handler.body(target, input))
+            })
     }
 }
 

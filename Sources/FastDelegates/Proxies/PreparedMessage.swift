@@ -50,7 +50,7 @@ extension DispatchTable {
 extension DelegateChain {
     /// Sends a prepared void message: every live responder in order, or only the first in
     /// ``Mode/breaking`` mode, as the send of a ``Message``, without the hash lookup
-    /// while the message's place in the table stays the same.
+    /// while the chain's table is unchanged.
     @inlinable @inline(__always)
     public func send<Input>(_ message: PreparedMessage<Input, Void>, _ input: Input) {
         if mode == .breaking {
