@@ -102,7 +102,7 @@ struct ChainZeroingHoldTests {
     @Test(arguments: ChainKind.allCases)
     func aLastReleaseOnAnotherThreadDuringTheHandlerWaitsForTheCallToFinish(kind: ChainKind) {
         let shared = StressShared()
-        let owner = Mutex<HandoffTarget?>(nil)
+        let owner = HandoffMutex<HandoffTarget?>(nil)
         let chain = kind.make()
         do {
             let target = HandoffTarget(shared: shared) {

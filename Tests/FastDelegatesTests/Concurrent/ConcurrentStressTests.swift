@@ -74,7 +74,7 @@ struct ConcurrentStressTests {
         let counters = HammerCounters()
         let chain = ConcurrentDelegateChain(mode: mode)
         let pool = (0..<12).map { HammerTarget(id: $0, counters: counters) }
-        let finalOrder = Mutex<[Int]>([])
+        let finalOrder = HandoffMutex<[Int]>([])
         let deadline = ContinuousClock.now + Self.duration
 
         runOnThreads(4) { role in

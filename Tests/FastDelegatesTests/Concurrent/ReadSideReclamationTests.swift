@@ -40,7 +40,7 @@ struct ReadSideReclamationTests {
     /// leaves. (Before, the nested leave released it at once, inside `b`'s dispatch.)
     @Test func aDeinitOfARemovedStrongTargetRunsOutsideEveryDispatch() {
         let b = ConcurrentDelegateChain(), c = ConcurrentDelegateChain()
-        let insideWhenDeinit = Mutex<Bool?>(nil)
+        let insideWhenDeinit = HandoffMutex<Bool?>(nil)
         weak var weakTarget: DeinitProbe?
         do {
             let target = DeinitProbe { insideWhenDeinit.withLock { $0 = isInsideConcurrentDispatch() } }

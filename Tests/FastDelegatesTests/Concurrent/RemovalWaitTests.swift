@@ -186,7 +186,7 @@ struct NestedRemovalWaitTests {
         chain.add(target)
         let sender = startThread { chain.send(BlockingTarget.block, 0) }
         target.entered.wait()
-        let used = Mutex<Duration?>(nil)
+        let used = HandoffMutex<Duration?>(nil)
         let remover = startThread {
             let start = threadCPUTime()
             chain.remove(target)

@@ -289,7 +289,7 @@ struct ZeroingHoldTests {
     /// Targets die on one thread (their last release) while another thread sends to them.
     @Test func targetsDyingOnAnotherThreadWhileSendsRunAreNeverCalledDuringOrAfterDeinit() {
         let shared = StressShared()
-        let handoff = Mutex<[StressTarget]>([])
+        let handoff = HandoffMutex<[StressTarget]>([])
         let producerDone = Atomic<Bool>(false)
         let group = DispatchGroup()
         let total = 2_000

@@ -32,17 +32,12 @@ struct EndedStreamsTests {
     }
 }
 
-/// The streams, each dropped by one thread. Behind an `NSLock` (a pthread mutex), not a
-/// `Mutex`: ThreadSanitizer does not see the ordering of `Mutex`'s priority-inheriting futex
-/// hand-over and reported the list's accesses under it as a race (a false positive, in one of
-/// five `make test` runs).
-private final class Streams: @unchecked Sendable {
-    // Sound: `list` is read and written under `lock` only.
-    private let lock = NSLock()
-    private var list: [AsyncStream<Int>?]
-    init(_ streams: [AsyncStream<Int>]) { list = streams }
+/// The streams, each dropped by one thread.
+private final class Streams: Sendable {
+    private let list: HandoffMutex<[AsyncStream<Int>?]>
+    init(_ streams: [AsyncStream<Int>]) { list = HandoffMutex(streams) }
     func drop(_ index: Int) {
-        let stream = lock.withLock { () -> AsyncStream<Int>? in
+        let stream = list.withLock { list -> AsyncStream<Int>? in
             defer { list[index] = nil }
             return list[index]
         }
