@@ -203,10 +203,18 @@ static void verify_held(void) {
         const held_span *hs = &held[h];
         const cdt_chain *chain = chains[hs->chain];
         // The array a dispatch is reading must stay allocated and unchanged until it leaves
-        // (ASan reports a heap-use-after-free here if it was freed).
-        CHECK(hs->count == 0 || memcmp(hs->entries, hs->copy, hs->count * sizeof(cdt_entry)) == 0,
-              "chain %d: span of message %u held at depth %d (%zu entries at %p) changed under a dispatch",
-              hs->chain, hs->message, hs->level, hs->count, (const void *)hs->entries);
+        // (ASan reports a heap-use-after-free here if it was freed), but for the slot addresses,
+        // which follow the slot array wherever it moves.
+        for (size_t e = 0; e < hs->count; e++) {
+            cdt_entry now = hs->entries[e], then = hs->copy[e];
+            CHECK(now.slot == then.slot && now.generation == then.generation && now.handler == then.handler,
+                  "chain %d: entry %zu of the span of message %u held at depth %d (%zu entries at %p) changed under "
+                  "a dispatch",
+                  hs->chain, e, hs->message, hs->level, hs->count, (const void *)hs->entries);
+            CHECK(now.slot_address == &chain->slots[now.slot],
+                  "chain %d: entry %zu of the span of message %u held at depth %d has a stale slot address", hs->chain, e,
+                  hs->message, hs->level);
+        }
         // A dispatch walking it sees released targets as NULL at once, live ones as their object.
         for (size_t e = 0; e < hs->count; e++) {
             cdt_entry entry = hs->copy[e];
@@ -889,7 +897,7 @@ static cdt_bucket *pick_bucket(cdt_chain *chain, uint8_t pick, uint32_t min_coun
 // A table more than half full cannot be reached through the API: build one by hand.
 static void check_overfull_table(int scratch_fails) {
     cdt_slot slots[1] = {{.object = (void *)(uintptr_t)0x10, .order = 1, .generation = 1}};
-    cdt_entry entries[2] = {{0, 1, NULL}, {0, 1, NULL}};
+    cdt_entry entries[2] = {{0, 1, NULL, &slots[0]}, {0, 1, NULL, &slots[0]}};
     cdt_bucket buckets[2] = {{MESSAGES[0], 1, 1, 0, &entries[0]}, {MESSAGES[1], 1, 1, 0, &entries[1]}};
     cdt_chain fake;
     memset(&fake, 0, sizeof fake);
@@ -909,7 +917,7 @@ static void op_corrupt(reader *r) {
     int scratch_fails = kind & 0x80;
     sort_live();
     cdt_slot *live = live_count ? &chain->slots[targets[sorted[pick % live_count]].handle[0].slot] : NULL;
-    switch (kind % 14) {
+    switch (kind % 15) {
     case 0:
         if (!live) return;
         void *object = live->object;
@@ -1080,6 +1088,16 @@ static void op_corrupt(reader *r) {
         break;
     }
     case 12: check_overfull_table(scratch_fails); break;
+    case 13: {
+        cdt_bucket *bucket = pick_bucket(chain, pick, 1);
+        if (!bucket) return;
+        cdt_entry *entry = &bucket->entries[pick % bucket->count];
+        const cdt_slot *address = entry->slot_address;
+        entry->slot_address = address + 1; // where the slot array moves nothing
+        expect_violation(chain, CDT_INVARIANT_ENTRY_ADDRESS, scratch_fails, "entry with another slot's address");
+        entry->slot_address = address;
+        break;
+    }
     default: expect_violation(chain, CDT_INVARIANT_OK, scratch_fails, "an intact chain"); break;
     }
 }

@@ -13,7 +13,8 @@
 // no allocation, no lock and no string work. A dispatch brackets its reads with
 // `cdt_chain_enter` / `cdt_chain_leave`. While any dispatch is inside (depth > 0) a mutation
 // never frees or rewrites an entry array that a dispatch may be reading: it copies the array,
-// and the old one is retired until the depth returns to 0. A slot released during a dispatch
+// and the old one is retired until the depth returns to 0. (The one exception: when the slot
+// array moves, every entry's `slot_address` follows it in place.) A slot released during a dispatch
 // changes its generation at once, so the dispatch skips it (removal takes effect at once); an
 // entry added during a dispatch lands in a new array (addition takes effect from the next one).
 //
@@ -35,12 +36,20 @@
 extern "C" {
 #endif
 
+struct cdt_slot;
+
 /// One responder of one message: the slot of its target (checked against the slot's
 /// generation, so a stale entry never reaches a reused slot) and its handler.
+///
+/// `slot_address` is `&slots[slot]`, so that the hot path reaches the slot with one load and
+/// without the chain: when the slot array moves (it grows, or compaction shrinks it), the
+/// chain rewrites the addresses of every entry in place, those of arrays a dispatch reads
+/// included, and nothing else of an entry.
 typedef struct cdt_entry {
     uint32_t slot;
     uint32_t generation;
     const void *handler;
+    const struct cdt_slot *slot_address;
 } cdt_entry;
 
 /// How a slot's target is reached by the hot path (see `cdt_chain_set_target`).
@@ -166,6 +175,8 @@ typedef enum cdt_invariant_violation {
     CDT_INVARIANT_GENERATION_REISSUE = 13,
     /// Retired arrays or orphans wait while `pending` is clear, so no leave would reclaim them.
     CDT_INVARIANT_PENDING_CLEAR = 14,
+    /// An entry's `slot_address` is not the address of its slot.
+    CDT_INVARIANT_ENTRY_ADDRESS = 15,
 } cdt_invariant_violation;
 
 /// A new, empty chain, its hash seeded from `arc4random`; NULL if out of memory.
@@ -304,6 +315,7 @@ static inline cdt_span cdt_chain_lookup_cached(const cdt_chain *chain, uint32_t 
 }
 
 /// The object of an entry's slot, or NULL if that slot was released since the entry was read.
+/// Works on a copy of an entry kept across changes of the chain (it goes by the slot's index).
 static inline void *cdt_chain_object(const cdt_chain *chain, cdt_entry entry) {
     const cdt_slot *slot = &chain->slots[entry.slot];
     return slot->generation == entry.generation ? slot->object : 0;

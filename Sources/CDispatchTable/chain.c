@@ -91,7 +91,13 @@ int cdt_chain_acquire(cdt_chain *chain, void *object, uint64_t order, cdt_handle
     if (!object) return -1;
     // Room first, then the generation: a failure of either leaves the slots as they were (the
     // array may have grown).
+    const cdt_slot *before = chain->slots;
     if (cdt_slots_reserve(chain) != 0) return -1;
+    if (chain->slots != before) {
+        // The entries follow the slots, those of arrays a running dispatch reads included.
+        cdt_table_rebase_slots(chain);
+        cdt_entries_rebase_retired(chain);
+    }
     uint32_t generation;
     if (cdt_generations_next(chain, &generations_in_use, &generation) != 0) return -1;
     *handle_out = (cdt_handle){cdt_slots_take(chain, object, order, generation), generation};

@@ -31,5 +31,7 @@ int cdt_chain_compact(cdt_chain *chain) {
         chain->slots = shrunk;
         chain->slot_capacity = capacity;
     }
+    // At depth 0 no array is retired: the table's entries are all there are.
+    cdt_table_rebase_slots(chain);
     return 1;
 }

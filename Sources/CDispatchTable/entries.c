@@ -55,6 +55,13 @@ size_t cdt_entries_retired_in_use(const cdt_chain *chain) {
     return count;
 }
 
+void cdt_entries_rebase_retired(cdt_chain *chain) {
+    for (struct cdt_retired *block = chain->retired; block; block = block->next) {
+        cdt_entry *entries = (cdt_entry *)(block + 1) + block->first;
+        for (uint32_t e = 0; e < block->count; e++) entries[e].slot_address = &chain->slots[entries[e].slot];
+    }
+}
+
 void cdt_entries_for_each_retired(const cdt_chain *chain, void (*body)(uint32_t generation, void *context),
                                   void *context) {
     for (const struct cdt_retired *block = chain->retired; block; block = block->next) {

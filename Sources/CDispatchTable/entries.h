@@ -25,6 +25,10 @@ uint32_t cdt_entries_retired_count(const cdt_chain *chain);
 /// How many entries of retired arrays were in use when retired, all arrays together. O(retired).
 size_t cdt_entries_retired_in_use(const cdt_chain *chain);
 
+/// Points the `slot_address` of every in-use entry of every retired array at its slot in the
+/// current slot array (after the array moved; a dispatch may still read these entries).
+void cdt_entries_rebase_retired(cdt_chain *chain);
+
 /// Calls `body` with the generation of every in-use entry of every retired array.
 void cdt_entries_for_each_retired(const cdt_chain *chain, void (*body)(uint32_t generation, void *context),
                                   void *context);

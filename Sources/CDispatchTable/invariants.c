@@ -82,6 +82,7 @@ static cdt_invariant_violation check_table(const cdt_chain *chain) {
         for (uint32_t e = 0; e < bucket->count; e++) {
             const cdt_entry *entry = &bucket->entries[e];
             if (entry->slot >= chain->slot_count || entry->generation == 0) return CDT_INVARIANT_ENTRY_SLOT;
+            if (entry->slot_address != &chain->slots[entry->slot]) return CDT_INVARIANT_ENTRY_ADDRESS;
             if (cdt_table_is_orphan(chain, entry)) {
                 if (!chain->orphans) return CDT_INVARIANT_ENTRY_STALE;
                 if (cdt_generations_may_reissue(chain, entry->generation)) return CDT_INVARIANT_GENERATION_REISSUE;

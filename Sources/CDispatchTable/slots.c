@@ -10,7 +10,7 @@ int cdt_slots_reserve(cdt_chain *chain) {
     if (chain->slot_count == UINT32_MAX) return -1;
     uint32_t capacity = chain->slot_capacity ? chain->slot_capacity * 2 : 8;
     if (capacity < chain->slot_capacity) capacity = UINT32_MAX;
-    // The hot path re-reads `slots` for every entry, so the old array may go at once.
+    // The caller points the entries at the new array (cdt_entry): the old one may go at once.
     cdt_slot *grown = cdt_realloc(chain->slots, (size_t)capacity * sizeof *grown);
     if (!grown) return -1;
     chain->slots = grown;

@@ -11,8 +11,9 @@ static inline int cdt_slots_is_live(const cdt_chain *chain, cdt_handle handle) {
            chain->slots[handle.slot].generation == handle.generation;
 }
 
-/// Makes sure one more slot can be taken without allocating. Returns 0, or -1 if out of memory
-/// or out of indices (nothing changed).
+/// Makes sure one more slot can be taken without allocating; the slot array may move (the
+/// caller then points the entries at it). Returns 0, or -1 if out of memory or out of indices
+/// (nothing changed).
 int cdt_slots_reserve(cdt_chain *chain);
 
 /// Takes a free slot (after `cdt_slots_reserve`) for `object` at `order` with `generation`.

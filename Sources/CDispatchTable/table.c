@@ -169,7 +169,7 @@ int cdt_table_insert(cdt_chain *chain, cdt_handle handle, uint32_t message, cons
     if (chain->total_entries == UINT32_MAX) return -1;
     cdt_bucket *bucket = find_or_add_bucket(chain, message);
     if (!bucket) return -1;
-    cdt_entry entry = {handle.slot, handle.generation, handler};
+    cdt_entry entry = {handle.slot, handle.generation, handler, &chain->slots[handle.slot]};
     uint32_t low = lower_bound(chain, bucket, chain->slots[handle.slot].order);
     int existing = low < bucket->count && bucket->entries[low].generation == handle.generation;
     if (existing) {
@@ -296,6 +296,15 @@ void cdt_table_remap_slots(cdt_chain *chain, const uint32_t *remap) {
     for (uint32_t b = 0; b < chain->bucket_capacity; b++) {
         cdt_bucket *bucket = &chain->buckets[b];
         for (uint32_t e = 0; e < bucket->count; e++) bucket->entries[e].slot = remap[bucket->entries[e].slot];
+    }
+}
+
+void cdt_table_rebase_slots(cdt_chain *chain) {
+    for (uint32_t b = 0; b < chain->bucket_capacity; b++) {
+        cdt_bucket *bucket = &chain->buckets[b];
+        for (uint32_t e = 0; e < bucket->count; e++) {
+            bucket->entries[e].slot_address = &chain->slots[bucket->entries[e].slot];
+        }
     }
 }
 

@@ -43,8 +43,13 @@ uint32_t cdt_table_orphan_count(const cdt_chain *chain);
 /// Call at depth 0 only (no dispatch may be reading); in place, never allocates.
 void cdt_table_purge_orphans(cdt_chain *chain);
 
-/// Rewrites every entry's slot index through `remap` (old index -> new index), for compaction.
+/// Rewrites every entry's slot index through `remap` (old index -> new index), for compaction;
+/// `cdt_table_rebase_slots` then sets their addresses.
 void cdt_table_remap_slots(cdt_chain *chain, const uint32_t *remap);
+
+/// Points every entry's `slot_address` at its slot in the current slot array (after the array
+/// moved). In place: entries keep their arrays, so spans stay valid.
+void cdt_table_rebase_slots(cdt_chain *chain);
 
 /// Frees every bucket and entry array.
 void cdt_table_free_all(cdt_chain *chain);

@@ -67,6 +67,32 @@ struct SlotTests {
         #expect(chain.invariants == CDT_INVARIANT_OK)
     }
 
+    @Test func entriesFollowTheSlotArrayWhenItGrowsDuringADispatch() {
+        let chain = TestChain(forcedCollisions: false)
+        let handles = (0..<4).map { chain.acquire($0, order: UInt64($0 + 1) * 10) }
+        for (i, handle) in handles.enumerated() { chain.insert(handle, 5, handler: i) }
+        cdt_chain_enter(chain.raw)
+        let held = cdt_chain_lookup(chain.raw, 5)
+        // A responder added while the dispatch is inside retires the array the dispatch reads.
+        chain.insert(chain.acquire(4, order: 50), 5, handler: 4)
+        #expect(chain.stats.retired_blocks == 1)
+        let before = chain.raw.pointee.slots
+        for n in 5..<40 { _ = chain.acquire(n, order: UInt64(n + 1) * 10) }
+        let slots = chain.raw.pointee.slots!
+        #expect(slots != before)
+        // The retired array's entries point into the new slot array, still live.
+        for i in 0..<held.count {
+            let entry = held.entries[i]
+            #expect(entry.slot_address == UnsafePointer(slots + Int(entry.slot)))
+            #expect(entry.slot_address.pointee.generation == entry.generation)
+        }
+        #expect(chain.objects(5) == [0, 1, 2, 3, 4])
+        #expect(chain.invariants == CDT_INVARIANT_OK) // the table's entries point there too
+        #expect(cdt_chain_leave(chain.raw) == 1)
+        cdt_chain_reclaim(chain.raw)
+        #expect(chain.invariants == CDT_INVARIANT_OK)
+    }
+
     @Test func compactionWaitsWhileADispatchIsInside() {
         let chain = TestChain(forcedCollisions: false)
         let handles = (0..<64).map { chain.acquire($0, order: UInt64($0 + 1)) }

@@ -220,16 +220,15 @@ final class DispatchTable {
         in span: cdt_span, _ body: (AnyObject, Handler<Input, Output>) -> Bool
     ) -> Bool {
         guard span.count != 0 else { return false }
-        let chain = self.chain
-        // A non-empty span has entries, a live slot an object, an entry a handler, and a
-        // STRONG or ZEROING slot a target (cdt_chain.h).
-        let entries = span.entries.unsafelyUnwrapped
-        var index = 0
+        // A non-empty span has entries, an entry a slot address and a handler, a live slot an
+        // object, and a STRONG or ZEROING slot a target (cdt_chain.h).
+        var next = span.entries.unsafelyUnwrapped
+        let end = next + span.count
         repeat {
-            let current = entries[index]
-            index &+= 1
-            // The slot array is read again for each entry: a handler may have grown it.
-            let slot = chain.pointee.slots.unsafelyUnwrapped + Int(current.slot)
+            // Read afresh for each entry: a handler that grew the slot array moved the addresses.
+            let current = next.pointee
+            next += 1
+            let slot = current.slot_address.unsafelyUnwrapped
             guard slot.pointee.generation == current.generation else { continue }
             let handler = Unmanaged<Handler<Input, Output>>.fromOpaque(current.handler.unsafelyUnwrapped)
             let kind = slot.pointee.kind
@@ -254,7 +253,7 @@ final class DispatchTable {
                 continue
             }
             if outcome { return true }
-        } while index != span.count
+        } while next != end
         return false
     }
 

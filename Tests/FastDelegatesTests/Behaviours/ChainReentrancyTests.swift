@@ -83,6 +83,29 @@ struct ChainReentrancyTests {
         withExtendedLifetime(probes) {}
     }
 
+    @Test(arguments: ChainKind.allCases, [Retention.weak, .strong])
+    func manyAdditionsInsideAHandlerLeaveTheRunningDispatchIntact(kind: ChainKind, retention: Retention) {
+        // Enough targets to grow the chain's storage (the C slot array moves) while the first
+        // handler runs: the dispatch still reaches the targets after it, and skips one removed.
+        let log = Log()
+        let chain = kind.make()
+        let probes = ["a", "b", "c", "d"].map { Probe($0, log: log) }
+        for probe in probes { chain.add(probe, retention: retention) }
+        let late = (0..<100).map { Probe("late\($0)", log: Log()) }
+        probes[0].onScroll = { [c = probes[2]] me, _ in
+            me.onScroll = nil
+            for probe in late { chain.add(probe, retention: retention) }
+            chain.remove(c)
+        }
+        chain.send(Scroll.didScroll, 1)
+        #expect(log.events == ["a.didScroll(1)", "b.didScroll(1)", "d.didScroll(1)"])
+        chain.send(Scroll.didScroll, 2)
+        #expect(log.events.suffix(3) == ["a.didScroll(2)", "b.didScroll(2)", "d.didScroll(2)"])
+        #expect(late.allSatisfy { $0.log.events == ["\($0.name).didScroll(2)"] })
+        #expect(chain.invariantViolation == 0)
+        withExtendedLifetime((probes, late)) {}
+    }
+
     @Test(arguments: ChainKind.allCases)
     func removeAllAndReAddDuringADispatch(kind: ChainKind) {
         let (chain, log, probes) = kind.make(probes: "a", "b")
