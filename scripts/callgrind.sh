@@ -32,8 +32,9 @@ case "${1:-}" in
 -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
 esac
 
-# The published variants: every library variant, the two zeroing floors and the two references.
-PUBLISHED="fastdelegates-weak fastdelegates-strong fastdelegates-weak-reference concurrent-weak fastdelegates-proxy zeroing-floor unowned-safe strong-array handwritten-weak-var"
+# The published variants: every library variant, the hand-written forwarder that the proxy
+# replaces, the two zeroing floors and the two references.
+PUBLISHED="fastdelegates-weak fastdelegates-strong fastdelegates-weak-reference concurrent-weak fastdelegates-proxy handwritten-forwarder zeroing-floor unowned-safe strong-array handwritten-weak-var"
 case $MODE in
 print) VARIANTS="${1:-fastdelegates-weak fastdelegates-weak-reference fastdelegates-strong handwritten-weak-var strong-array}"; COUNTS="${2:-1 4 16}" ;;
 publish) VARIANTS="${1:-$PUBLISHED}"; COUNTS="4 16" ;;
@@ -42,7 +43,7 @@ esac
 SCENARIO=tick
 [ "$MODE" = print ] && SCENARIO="${CALLGRIND_SCENARIO:-tick}"
 # The variants of the published first-responder table (the floors answer no query).
-FIRST_VARIANTS="fastdelegates-weak fastdelegates-strong concurrent-weak fastdelegates-proxy handwritten-weak-var strong-array"
+FIRST_VARIANTS="fastdelegates-weak fastdelegates-strong concurrent-weak fastdelegates-proxy handwritten-forwarder handwritten-weak-var strong-array"
 TSV=docs/callgrind.tsv
 REPORT=docs/benchmarks.md
 TOLERANCE="${CALLGRIND_TOLERANCE:-1.10}"

@@ -98,6 +98,7 @@ import Testing
         for expected in [
             "fastdelegates-weak", "fastdelegates-weak-reference", "fastdelegates-strong", "pure-swift-proxy",
             "handwritten-weak-var", "strong-array", "naive-weak-multicast", "notificationcenter", "opencombine",
+            "fastdelegates-proxy", "handwritten-forwarder",
         ] {
             #expect(variants.contains(expected))
         }

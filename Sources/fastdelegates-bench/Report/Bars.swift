@@ -37,6 +37,16 @@ enum Bars {
         for n in ns {
             tick(n, "fastdelegates-proxy", over: "fastdelegates-weak", "<=", 1.05)
         }
+        // In the host's calling situation, against the glue it replaces.
+        for n in ns {
+            if let proxy = median("fastdelegates-proxy", "tick", n),
+                let handWritten = median("handwritten-forwarder", "tick", n), handWritten > 0
+            {
+                lines.append(
+                    "  info   tick N=\(n) fastdelegates-proxy / handwritten-forwarder: \(fixed(proxy / handWritten, 2))x "
+                        + "(the same protocol call, into hand-written forwarding)")
+            }
+        }
         for n in ns {
             tick(n, "fastdelegates-strong", over: "strong-array", "<=", 1.5)
         }

@@ -3,30 +3,53 @@ import FastDelegates
 /// A `@DelegateProxy` proxy (the checked-in expansion in `BenchScrollDelegate+Generated.swift`):
 /// the host calls the protocol method on the proxy in its delegate slot, and the proxy sends
 /// through its chain to weakly held listeners. Against `fastdelegates-weak`, what the generated
-/// forwarding adds.
+/// forwarding adds; against `handwritten-forwarder`, what it saves over the glue it replaces.
 enum ProxyVariant {
     static let variant = Variant(name: "fastdelegates-proxy") { scenario, n in
         let targets = BenchTarget.make(n)
-        return switch scenario {
-        case .tick: .tick(Host(targets), targets: targets)
-        case .first: .first(Host(targets), targets: targets)
+        let proxy = BenchScrollDelegateProxy()
+        for target in targets { proxy.add(target) }
+        return host(scenario, proxy, targets)
+    }
+
+    /// The same calling situation with the per-method glue the macro replaces, written by hand:
+    /// a class conforming to the protocol whose methods send `Message`s through a chain.
+    static let handWritten = Variant(name: "handwritten-forwarder") { scenario, n in
+        let targets = BenchTarget.make(n)
+        let forwarder = Forwarder()
+        for target in targets { forwarder.chain.add(target.benchScrollDelegateResponder) }
+        return host(scenario, forwarder, targets)
+    }
+
+    private static func host(_ scenario: Scenario, _ delegate: any BenchScrollDelegate, _ targets: [BenchTarget])
+        -> AnyRunner?
+    {
+        switch scenario {
+        case .tick: .tick(Host(delegate: delegate), targets: targets)
+        case .first: .first(Host(delegate: delegate), targets: targets)
         default: nil
         }
     }
 
-    /// A host's delegate: the proxy behind the protocol, with the listeners added in one line each.
+    /// A host's delegate: the protocol method called on whatever is in the slot.
     struct Host: Ticking, FirstAnswering {
-        let proxy = BenchScrollDelegateProxy()
         /// Held strongly here: a host's weak load is the host's cost, the same for any delegate.
         let delegate: any BenchScrollDelegate
 
-        init(_ targets: [BenchTarget]) {
-            for target in targets { proxy.add(target) }
-            delegate = proxy
-        }
-
         @inline(__always) func tick(_ value: Int) { delegate.scrollTick(value) }
         @inline(__always) func first(_ value: Int) -> Int? { delegate.firstResponder(value) }
+    }
+
+    /// A forwarding class as written before the macro: one method per requirement, each sending
+    /// its message through the chain.
+    final class Forwarder: BenchScrollDelegate {
+        let chain = DelegateChain()
+
+        func scrollTick(_ value: Int) { chain.send(BenchScrollDelegateMessages.scrollTick, value) }
+
+        func firstResponder(_ value: Int) -> Int {
+            chain.send(BenchScrollDelegateMessages.firstResponder, value, default: 0)
+        }
     }
 }
 

@@ -17,6 +17,7 @@ let allVariants: [Variant] = [
     FastDelegatesWeakReferenceVariant.variant,
     MainActorVariant.variant,
     ProxyVariant.variant,
+    ProxyVariant.handWritten,
     ConcurrentVariant.weak,
     ConcurrentVariant.twoThreadsShared,
     ConcurrentVariant.twoThreadsSeparate,
