@@ -108,6 +108,10 @@ typedef struct cdt_span {
 struct cdt_retired;
 struct cdt_generation_skip;
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "cdt_chain reads depth and pending as one little-endian word (depth_and_pending)"
+#endif
+
 /// A chain. Fields are public for the inline hot path; change them only through functions.
 typedef struct cdt_chain {
     cdt_slot *slots;
@@ -120,14 +124,19 @@ typedef struct cdt_chain {
     uint32_t bucket_used;
     uint64_t multiplier;      // seeded odd multiplier; 0 forces every id into one bucket
     uint32_t shift;
-    uint32_t depth;           // how many dispatches are inside
     uint32_t last_generation; // the generation issued last (0 before the first)
+    union {
+        struct {
+            uint32_t depth;   // how many dispatches are inside
+            uint32_t pending; // 1: the outermost leave has work to hand back (cdt_chain_leave)
+        };
+        uint64_t depth_and_pending; // both at once (little-endian: depth is the low half)
+    };
     uint32_t total_entries;   // entries in the table, orphans included
     struct cdt_retired *retired;
     struct cdt_generation_skip *skip; // generations in use ahead of the counter, or NULL
     uint32_t rescan;          // 1: collect `skip` before issuing the next generation
     uint32_t orphans;         // 1: the table may hold orphaned entries (see above)
-    uint32_t pending;         // 1: the outermost leave has work to hand back (cdt_chain_leave)
     uint64_t version;         // new, and unique across chains, with every change of the table
 } cdt_chain;
 
@@ -331,9 +340,13 @@ static inline void cdt_chain_enter(cdt_chain *chain) {
 /// retired arrays or orphaned entries for `cdt_chain_reclaim`, or the owner's own, noted with
 /// `cdt_chain_mark_pending`. One flag for all, so that a leave with nothing to do costs one test.
 static inline int cdt_chain_leave(cdt_chain *chain) {
-    uint32_t depth = chain->depth - 1;
-    chain->depth = depth;
-    return depth == 0 && chain->pending != 0;
+    // One decrement and one test when nothing waits: the depth is at least 1, so the borrow
+    // never reaches `pending`, and the whole word is 0 exactly when the last dispatch left with
+    // nothing pending.
+    uint64_t state = chain->depth_and_pending - 1;
+    chain->depth_and_pending = state;
+    if (state == 0) return 0;
+    return (uint32_t)state == 0;
 }
 
 /// Notes that the owner has work for the outermost leave (objects parked during a dispatch,
