@@ -345,8 +345,8 @@ static inline int cdt_chain_leave(cdt_chain *chain) {
     // nothing pending.
     uint64_t state = chain->depth_and_pending - 1;
     chain->depth_and_pending = state;
-    if (state == 0) return 0;
-    return (uint32_t)state == 0;
+    if (__builtin_expect(state != 0, 0)) return (uint32_t)state == 0;
+    return 0;
 }
 
 /// Notes that the owner has work for the outermost leave (objects parked during a dispatch,

@@ -67,9 +67,19 @@ extension DelegateChain {
     ) -> Bool {
         // A span is remembered only on the fast path, and leaving the fast path gives the table
         // a new version: while the version is the one remembered, the fast path holds.
-        if message.cache.version != table.chain.pointee.version, needsSlowPath {
-            return forEachAnswerObservedOrForwarding(to: message.message, input, body)
+        if _slowPath(message.cache.version != table.chain.pointee.version) {
+            return forEachAnswerRefreshing(to: message, input, body)
         }
+        return forEachAnswer(among: { _ in message.cache.span }, input, body)
+    }
+
+    /// `forEachAnswer(to:_:_:)` of a prepared message whose remembered span is out of date: out
+    /// of line, so that the sends that use it stay small.
+    @inlinable @inline(never)
+    func forEachAnswerRefreshing<Input, Output>(
+        to message: PreparedMessage<Input, Output>, _ input: Input, _ body: (Output) -> Bool
+    ) -> Bool {
+        if needsSlowPath { return forEachAnswerObservedOrForwarding(to: message.message, input, body) }
         return forEachAnswer(among: { $0.responders(of: message) }, input, body)
     }
 
