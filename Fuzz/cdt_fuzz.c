@@ -271,6 +271,8 @@ static void verify_chain(int c) {
         cdt_span span = cdt_chain_lookup(chain, MESSAGES[m]);
         int remembered = caches[c][m].version == chain->version;
         cdt_span cached = cdt_chain_lookup_cached(chain, MESSAGES[m], &caches[c][m]);
+        CHECK(caches[c][m].end == cached.entries + cached.count, "chain %d: message %u remembered end is not the span's",
+              c, MESSAGES[m]);
         CHECK(cached.entries == span.entries && cached.count == span.count,
               "chain %d: message %u remembered span (%p, %zu; %s) differs from its lookup (%p, %zu)", c, MESSAGES[m],
               (const void *)cached.entries, cached.count, remembered ? "version unchanged" : "looked up again",

@@ -306,8 +306,9 @@ static inline cdt_span cdt_chain_lookup(const cdt_chain *chain, uint32_t message
 /// A span remembered for repeated lookups of one message (`cdt_chain_lookup_cached`). Zeroed,
 /// it remembers nothing.
 typedef struct cdt_span_cache {
-    uint64_t version; // the chain's `version` when `span` was looked up
+    uint64_t version;       // the chain's `version` when `span` was looked up
     cdt_span span;
+    const cdt_entry *end;   // `span.entries + span.count`, for a walk from `entries` to `end`
 } cdt_span_cache;
 
 /// `cdt_chain_lookup` through `cache`: while the chain's table has not changed since `cache`
@@ -318,6 +319,7 @@ typedef struct cdt_span_cache {
 static inline cdt_span cdt_chain_lookup_cached(const cdt_chain *chain, uint32_t message, cdt_span_cache *cache) {
     if (cache->version != chain->version) {
         cache->span = cdt_chain_lookup(chain, message);
+        cache->end = cache->span.entries + cache->span.count;
         cache->version = chain->version;
     }
     return cache->span;

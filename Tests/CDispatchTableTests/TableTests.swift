@@ -133,6 +133,7 @@ struct TableTests {
         let before = cdt_chain_lookup_cached(chain.raw, 4, &cache)
         #expect(cache.version == chain.raw.pointee.version)
         #expect(before.count == 2)
+        #expect(cache.end == UnsafePointer(before.entries! + 2))
         chain.insert(b, 5, handler: 9)
         #expect(changed())
         #expect(cdt_chain_remove_entry(chain.raw, b, 5) == 0)

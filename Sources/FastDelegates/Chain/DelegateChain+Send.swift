@@ -36,7 +36,7 @@ extension DelegateChain {
     /// send of a ``Message`` or of a ``PreparedMessage``), as one dispatch of the table.
     @inlinable @inline(__always)
     func forEachAnswer<Input, Output>(
-        among responders: (DispatchTable) -> cdt_span, _ input: Input, _ body: (Output) -> Bool
+        among responders: (DispatchTable) -> DispatchTable.Responders, _ input: Input, _ body: (Output) -> Bool
     ) -> Bool {
         dispatch(among: responders) { (target, handler: Handler<Input, Output>) in
             body(handler.body(target, input))
@@ -49,7 +49,7 @@ extension DelegateChain {
     /// - Returns: whether `body` stopped the walk.
     @inlinable @inline(__always)
     func dispatch<Input, Output>(
-        among responders: (DispatchTable) -> cdt_span, _ body: (AnyObject, Handler<Input, Output>) -> Bool
+        among responders: (DispatchTable) -> DispatchTable.Responders, _ body: (AnyObject, Handler<Input, Output>) -> Bool
     ) -> Bool {
         let table = self.table
         table.enter()

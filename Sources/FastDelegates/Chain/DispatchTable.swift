@@ -205,11 +205,34 @@ final class DispatchTable {
     /// The responders of `message`, in order, for a walk between ``enter()`` and ``leave()``.
     /// - Complexity: O(1) expected.
     @inlinable @inline(__always)
-    func responders<Input, Output>(of message: Message<Input, Output>) -> cdt_span {
-        cdt_chain_lookup(chain, message.id)
+    func responders<Input, Output>(of message: Message<Input, Output>) -> Responders {
+        Responders(cdt_chain_lookup(chain, message.id))
     }
 
-    /// Calls `body` with each live responder in `span` (read between ``enter()`` and
+    /// The entries of one message's responders, from `start` up to `end` (both nil when there
+    /// are none), as a walk reads them.
+    @usableFromInline
+    struct Responders {
+        @usableFromInline let start: UnsafePointer<cdt_entry>?
+        @usableFromInline let end: UnsafePointer<cdt_entry>?
+
+        @inlinable @inline(__always)
+        init(start: UnsafePointer<cdt_entry>?, end: UnsafePointer<cdt_entry>?) {
+            self.start = start
+            self.end = end
+        }
+
+        /// The entries of `span`.
+        @inlinable @inline(__always)
+        init(_ span: cdt_span) {
+            start = span.entries
+            // Nil and 0 for no responders give nil; no branch.
+            end = UnsafePointer(
+                bitPattern: UInt(bitPattern: span.entries) &+ UInt(span.count) &* UInt(MemoryLayout<cdt_entry>.stride))
+        }
+    }
+
+    /// Calls `body` with each live responder in `responders` (read between ``enter()`` and
     /// ``leave()``) in order, until it returns true.
     ///
     /// Reads the C table with no allocation, lock, string work or cast. A responder removed
@@ -217,13 +240,13 @@ final class DispatchTable {
     /// - Returns: whether `body` stopped the walk.
     @inlinable @inline(__always)
     func forEachResponder<Input, Output>(
-        in span: cdt_span, _ body: (AnyObject, Handler<Input, Output>) -> Bool
+        in responders: Responders, _ body: (AnyObject, Handler<Input, Output>) -> Bool
     ) -> Bool {
-        guard span.count != 0 else { return false }
-        // A non-empty span has entries, an entry a slot address and a handler, a live slot an
-        // object, and a STRONG or ZEROING slot a target (cdt_chain.h).
-        var next = span.entries.unsafelyUnwrapped
-        let end = next + span.count
+        guard responders.start != responders.end else { return false }
+        // Responders that are not empty have entries, an entry a slot address and a handler, a
+        // live slot an object, and a STRONG or ZEROING slot a target (cdt_chain.h).
+        var next = responders.start.unsafelyUnwrapped
+        let end = responders.end.unsafelyUnwrapped
         repeat {
             // Read afresh for each entry: a handler that grew the slot array moved the addresses.
             let current = next.pointee

@@ -42,8 +42,9 @@ extension DispatchTable {
     /// for a walk between ``enter()`` and ``leave()``.
     /// - Complexity: O(1) expected; one compare while the table is unchanged.
     @inlinable @inline(__always)
-    func responders<Input, Output>(of message: PreparedMessage<Input, Output>) -> cdt_span {
-        cdt_chain_lookup_cached(chain, message.message.id, &message.cache)
+    func responders<Input, Output>(of message: PreparedMessage<Input, Output>) -> Responders {
+        _ = cdt_chain_lookup_cached(chain, message.message.id, &message.cache)
+        return Responders(remembered: message)
     }
 }
 
@@ -70,7 +71,7 @@ extension DelegateChain {
         if _slowPath(message.cache.version != table.chain.pointee.version) {
             return forEachAnswerRefreshing(to: message, input, body)
         }
-        return forEachAnswer(among: { _ in message.cache.span }, input, body)
+        return forEachAnswer(among: { _ in DispatchTable.Responders(remembered: message) }, input, body)
     }
 
     /// `forEachAnswer(to:_:_:)` of a prepared message whose remembered span is out of date: out
@@ -127,5 +128,13 @@ extension DelegateChain {
             return true
         }
         return answer
+    }
+}
+
+extension DispatchTable.Responders {
+    /// The responders `message` remembers (valid while its version is the table's).
+    @inlinable @inline(__always)
+    init<Input, Output>(remembered message: PreparedMessage<Input, Output>) {
+        self.init(start: message.cache.span.entries, end: message.cache.end)
     }
 }
