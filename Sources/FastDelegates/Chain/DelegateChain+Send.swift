@@ -29,31 +29,31 @@ extension DelegateChain {
         to message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool
     ) -> Bool {
         if needsSlowPath { return forEachAnswerObservedOrForwarding(to: message, input, body) }
-        return forEachAnswer(among: { $0.responders(of: message) }, input, body)
+        return forEachAnswer(among: table.responders(of: message), input, body)
     }
 
     /// The unobserved walk of `forEachAnswer`, over the responders of one message (found by the
     /// send of a ``Message`` or of a ``PreparedMessage``), as one dispatch of the table.
     @inlinable @inline(__always)
     func forEachAnswer<Input, Output>(
-        among responders: (DispatchTable) -> DispatchTable.Responders, _ input: Input, _ body: (Output) -> Bool
+        among responders: DispatchTable.Responders, _ input: Input, _ body: (Output) -> Bool
     ) -> Bool {
         dispatch(among: responders) { (target, handler: Handler<Input, Output>) in
             body(handler.body(target, input))
         }
     }
 
-    /// One dispatch of the table: entered, `body` called with each live responder that
-    /// `responders` finds until it returns true, left, and finished when it was the outermost
-    /// and left work. Every walk of the chain is one.
+    /// One dispatch of the table: entered, `body` called with each live one of `responders`
+    /// (found just before, with nothing changed since) until it returns true, left, and finished
+    /// when it was the outermost and left work. Every walk of the chain is one.
     /// - Returns: whether `body` stopped the walk.
     @inlinable @inline(__always)
     func dispatch<Input, Output>(
-        among responders: (DispatchTable) -> DispatchTable.Responders, _ body: (AnyObject, Handler<Input, Output>) -> Bool
+        among responders: DispatchTable.Responders, _ body: (AnyObject, Handler<Input, Output>) -> Bool
     ) -> Bool {
         let table = self.table
         table.enter()
-        let stopped = table.forEachResponder(in: responders(table), body)
+        let stopped = table.forEachResponder(in: responders, body)
         if table.leave() { finishDispatch() }
         return stopped
     }
@@ -65,7 +65,7 @@ extension DelegateChain {
     public func responds<Input, Output>(to message: Message<Input, Output>) -> Bool {
         let forwards = hasForwarders
         return dispatch(
-            among: { $0.responders(of: message) },
+            among: table.responders(of: message),
             { (target, handler: Handler<Input, Output>) in !forwards || (handler.forwarding?.responds(target) ?? true) }
         )
     }
@@ -84,7 +84,7 @@ extension DelegateChain {
     @inlinable
     func walk<Input, Output>(_ message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool) -> Bool {
         dispatch(
-            among: { $0.responders(of: message) },
+            among: table.responders(of: message),
             { (target, handler: Handler<Input, Output>) in
                 if let forwarding = handler.forwarding { return forwarding.walk(target, input, body) }
                 return body(handler.body(target, input))

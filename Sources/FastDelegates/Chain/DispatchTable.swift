@@ -249,11 +249,14 @@ final class DispatchTable {
         let end = responders.end.unsafelyUnwrapped
         repeat {
             // Read afresh for each entry: a handler that grew the slot array moved the addresses.
-            let current = next.pointee
+            let entry = next
             next += 1
-            let slot = current.slot_address.unsafelyUnwrapped
-            guard slot.pointee.generation == current.generation else { continue }
-            let handler = Unmanaged<Handler<Input, Output>>.fromOpaque(current.handler.unsafelyUnwrapped)
+            let slot = entry.pointee.slot_address.unsafelyUnwrapped
+            guard slot.pointee.generation == entry.pointee.generation else { continue }
+            // Read when the call is made (after taking the target): one register less across it.
+            var handler: Unmanaged<Handler<Input, Output>> {
+                Unmanaged.fromOpaque(entry.pointee.handler.unsafelyUnwrapped)
+            }
             let kind = slot.pointee.kind
             let outcome: Bool?
             if _fastPath(kind == CDT_TARGET_ZEROING.rawValue) {

@@ -71,7 +71,7 @@ extension DelegateChain {
         if _slowPath(message.cache.version != table.chain.pointee.version) {
             return forEachAnswerRefreshing(to: message, input, body)
         }
-        return forEachAnswer(among: { _ in DispatchTable.Responders(remembered: message) }, input, body)
+        return forEachAnswer(among: DispatchTable.Responders(remembered: message), input, body)
     }
 
     /// `forEachAnswer(to:_:_:)` of a prepared message whose remembered span is out of date: out
@@ -81,7 +81,7 @@ extension DelegateChain {
         to message: PreparedMessage<Input, Output>, _ input: Input, _ body: (Output) -> Bool
     ) -> Bool {
         if needsSlowPath { return forEachAnswerObservedOrForwarding(to: message.message, input, body) }
-        return forEachAnswer(among: { $0.responders(of: message) }, input, body)
+        return forEachAnswer(among: table.responders(of: message), input, body)
     }
 
     /// Sends a prepared message with an answer to the first live responder.

@@ -12,10 +12,12 @@ enum SVGChart {
     /// Strong colours for FastDelegates' variants.
     static let ownPalette = [
         "#1f5fbf", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#17becf", "#8c564b", "#e377c2",
+        "#bcbd22", "#3b3b98",
     ]
     /// Muted colours for the peers.
     static let peerPalette = [
         "#7f7f7f", "#a0826d", "#7d98b3", "#9aab7c", "#b08ea8", "#c2a35a", "#6f9a96", "#b07f7f",
+        "#8f8fbf", "#a3a35c",
     ]
 
     /// Marker shapes, cycled per group so neighbouring series differ in shape as well as colour.
