@@ -193,7 +193,7 @@ final class ConcurrentSnapshot: @unchecked Sendable {
     /// `forEachResponder` for a dispatch nested deeper than `announcedDepth` (rare): each call is
     /// announced in the registration's `inFlight` counter (sequentially consistent) before its
     /// `removed` flag is checked.
-    @inlinable @inline(never)
+    @inlinable @inline(__always)
     func forEachCountedResponder<Input, Output>(
         of message: Message<Input, Output>, _ body: (AnyObject, Handler<Input, Output>) -> Bool
     ) -> Bool {
