@@ -168,24 +168,27 @@ final class ConcurrentSnapshot: @unchecked Sendable {
         _ body: (AnyObject, Handler<Input, Output>) -> Bool
     ) -> Bool {
         var sawDead = false
+        guard !range.isEmpty else { return false }
+        let slot = record.callSlot(level: level)
         // In bounds: the table's ranges partition `entries`.
         return entries.withUnsafeBufferPointer { entries in
-            var index = range.lowerBound
-            while index < range.upperBound {
-                let entry = entries[index]
-                index &+= 1
-                record.announceCall(UInt(bitPattern: entry.registration.toOpaque()), level: level)
+            var next = entries.baseAddress.unsafelyUnwrapped + range.lowerBound
+            let end = entries.baseAddress.unsafelyUnwrapped + range.upperBound
+            repeat {
+                let entry = next.pointee
+                next += 1
+                slot.pointee.store(UInt(bitPattern: entry.registration.toOpaque()), ordering: .releasing)
                 cdt_light_fence(asymmetric)
                 let stop = entry.registration._withUnsafeGuaranteedRef { registration in
                     // Relaxed: the announcement's fence orders it (see `ReadSide`).
                     registration.removed.load(ordering: .relaxed)
                         ? false : call(entry, registration, sawDead: &sawDead, body)
                 }
-                record.announceCall(0, level: level)
+                slot.pointee.store(0, ordering: .releasing)
                 cdt_light_fence(asymmetric)
                 if record.waitingRemovers.load(ordering: .relaxed) != 0 { cdt_park_wake_all() }
                 if stop { break }
-            }
+            } while next != end
             return sawDead
         }
     }

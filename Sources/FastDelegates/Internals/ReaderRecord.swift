@@ -84,10 +84,11 @@ final class ReaderRecord: @unchecked Sendable {
         calls[level].load(ordering: .acquiring)
     }
 
-    /// Names `registration` (an address, or 0 for none) in the call slot of `level`.
+    /// The call slot of nesting level `level`, where a walk names each registration it calls (its
+    /// address, stored `.releasing` before the call) and then none (0, after it).
     @inlinable @inline(__always)
-    func announceCall(_ registration: UInt, level: Int) {
-        calls[level].store(registration, ordering: .releasing)
+    func callSlot(level: Int) -> UnsafeMutablePointer<Atomic<UInt>> {
+        calls + level
     }
 }
 
