@@ -253,10 +253,7 @@ final class DispatchTable {
             next += 1
             let slot = entry.pointee.slot_address.unsafelyUnwrapped
             guard slot.pointee.generation == entry.pointee.generation else { continue }
-            // Read when the call is made (after taking the target): one register less across it.
-            var handler: Unmanaged<Handler<Input, Output>> {
-                Unmanaged.fromOpaque(entry.pointee.handler.unsafelyUnwrapped)
-            }
+            let handler = Unmanaged<Handler<Input, Output>>.fromOpaque(entry.pointee.handler.unsafelyUnwrapped)
             let kind = slot.pointee.kind
             let outcome: Bool?
             if _fastPath(kind == CDT_TARGET_ZEROING.rawValue) {
