@@ -45,6 +45,7 @@ struct ExpansionTests {
                     /// (`insert`, `removeAll`, `count`, `invocations(of:)`).
                     public let chain: FastDelegates.DelegateChain
 
+                    private let _responders = FastDelegates.ResponderCache()
                     private let _scrollViewDidScrollMessage = FastDelegates.PreparedMessage(FeedScrollDelegateMessages.scrollViewDidScroll)
                     private let _scrollViewShouldScrollToTopMessage = FastDelegates.PreparedMessage(FeedScrollDelegateMessages.scrollViewShouldScrollToTop)
                     private let _viewForZoomingMessage = FastDelegates.PreparedMessage(FeedScrollDelegateMessages.viewForZooming)
@@ -65,7 +66,7 @@ struct ExpansionTests {
                         if listener === self {
                             return FastDelegates.DelegateToken()
                         }
-                        return chain.add(listener.feedScrollDelegateResponder, retention: retention)
+                        return chain.add(_responders.shared(listener.feedScrollDelegateResponder), retention: retention)
                     }
 
                     /// Removes `listener`; it receives nothing more, even from a send already running.

@@ -18,6 +18,7 @@ struct GenerationRulesTests {
         #expect(!expanded.contains("@MainActor"))
         #expect(expanded.contains("public let chain: FastDelegates.ConcurrentDelegateChain"))
         #expect(expanded.contains("public init(mode: FastDelegates.ConcurrentDelegateChain.Mode = .nonBreaking)"))
+        #expect(expanded.contains("private let _responders = FastDelegates.SendableResponderCache()"))
         #expect(expanded.contains("-> FastDelegates.ConcurrentDelegateToken {"))
         #expect(expanded.contains("public var tickListenerResponder: FastDelegates.AnySendableResponder {"))
         #expect(expanded.contains("FastDelegates.SendableResponses<Self>()"))

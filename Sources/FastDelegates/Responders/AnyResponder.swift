@@ -46,6 +46,12 @@ public struct AnyResponder {
         self.init(target, responses: Target.responses)
     }
 
+    /// `target` with handlers built for a target of its class (``ResponderCache``).
+    init(_ target: AnyObject, handlers: [UInt32: AnyHandler]) {
+        self.target = target
+        self.handlers = handlers
+    }
+
     /// `responder`'s target and handlers.
     public init(_ responder: AnySendableResponder) {
         target = responder.target

@@ -35,6 +35,12 @@ public struct AnySendableResponder {
         self.init(target, responses: Target.responses)
     }
 
+    /// `target` with handlers built for a target of its class (``SendableResponderCache``).
+    init(_ target: AnyObject, handlers: [UInt32: AnyHandler]) {
+        self.target = target
+        self.handlers = handlers
+    }
+
     /// Whether the target answers `message`.
     public func answers<Input, Output>(_ message: Message<Input, Output>) -> Bool {
         handlers[message.id] != nil

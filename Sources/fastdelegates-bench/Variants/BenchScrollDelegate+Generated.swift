@@ -39,6 +39,7 @@ final class BenchScrollDelegateProxy: BenchScrollDelegate {
     /// (`insert`, `removeAll`, `count`, `invocations(of:)`).
     let chain: FastDelegates.DelegateChain
 
+    private let _responders = FastDelegates.ResponderCache()
     private let _scrollTickMessage = FastDelegates.PreparedMessage(BenchScrollDelegateMessages.scrollTick)
     private let _firstResponderMessage = FastDelegates.PreparedMessage(BenchScrollDelegateMessages.firstResponder)
 
@@ -57,7 +58,7 @@ final class BenchScrollDelegateProxy: BenchScrollDelegate {
         if listener === self {
             return FastDelegates.DelegateToken()
         }
-        return chain.add(listener.benchScrollDelegateResponder, retention: retention)
+        return chain.add(_responders.shared(listener.benchScrollDelegateResponder), retention: retention)
     }
 
     /// Removes `listener`; it receives nothing more, even from a send already running.

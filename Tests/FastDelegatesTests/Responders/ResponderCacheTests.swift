@@ -1,0 +1,125 @@
+import Synchronization
+import Testing
+
+@testable import FastDelegates
+
+/// Responders whose handlers depend only on their target's class share one set of handlers
+/// through a cache, as a `@DelegateProxy` proxy's listeners do.
+@Suite("Responder caches")
+struct ResponderCacheTests {
+    static let tick = Message<Int, Void>("responderCacheTests.tick")
+    static let name = Message<Void, String>("responderCacheTests.name")
+
+    /// A listener protocol whose extension builds a new set of handlers each time it is read.
+    protocol Listener: AnyObject {
+        func tick(_ value: Int)
+        func name() -> String
+    }
+
+    class Counter: Listener {
+        let label: String
+        var total = 0
+        init(_ label: String) { self.label = label }
+        func tick(_ value: Int) { total += value }
+        func name() -> String { "counter \(label)" }
+    }
+
+    final class LoudCounter: Counter {
+        override func name() -> String { "loud counter \(label)" }
+    }
+
+    final class Other: Listener {
+        func tick(_ value: Int) {}
+        func name() -> String { "other" }
+    }
+
+    /// Two responders of one target's class: one built, one shared.
+    func handler(_ responder: AnyResponder, _ message: Message<some Any, some Any>) -> AnyHandler? {
+        responder.handlers[message.id]
+    }
+
+    @Test func targetsOfOneClassShareTheFirstRespondersHandlers() {
+        let cache = ResponderCache()
+        let (a, b) = (Counter("a"), Counter("b"))
+        // Built apart, the handlers differ: what the cache saves.
+        #expect(handler(a.listenerResponder, Self.tick) !== handler(b.listenerResponder, Self.tick))
+        let first = cache.shared(a.listenerResponder)
+        let second = cache.shared(b.listenerResponder)
+        #expect(first.target === a && second.target === b)
+        #expect(handler(second, Self.tick) === handler(first, Self.tick))
+        #expect(handler(second, Self.name) === handler(first, Self.name))
+        // Each target still gets its own calls.
+        let chain = DelegateChain()
+        chain.add(first)
+        chain.add(second)
+        chain.send(Self.tick, 5)
+        #expect(a.total == 5 && b.total == 5)
+        #expect(chain.send(Self.name, default: "none") == "counter a")
+        chain.remove(a)
+        #expect(chain.send(Self.name, default: "none") == "counter b")
+    }
+
+    @Test func aSubclassAndAnotherClassGetTheirOwnHandlers() {
+        let cache = ResponderCache()
+        let base = cache.shared(Counter("a").listenerResponder)
+        let loud = LoudCounter("b")
+        let subclass = cache.shared(loud.listenerResponder)
+        let other = cache.shared(Other().listenerResponder)
+        #expect(handler(subclass, Self.name) !== handler(base, Self.name))
+        #expect(handler(other, Self.name) !== handler(base, Self.name))
+        // A later subclass instance shares the subclass's handlers, and calls its override.
+        let louder = LoudCounter("c")
+        let again = cache.shared(louder.listenerResponder)
+        #expect(handler(again, Self.name) === handler(subclass, Self.name))
+        let chain = DelegateChain()
+        chain.add(again)
+        #expect(chain.send(Self.name, default: "none") == "loud counter c")
+        withExtendedLifetime(loud) {}
+    }
+
+    final class TickCounter: SendableListener {
+        let total = Atomic<Int>(0)
+        func tick(_ value: Int) { total.wrappingAdd(value, ordering: .relaxed) }
+    }
+
+    @Test func theSendableCacheSharesHandlersAmongThreads() {
+        let cache = SendableResponderCache()
+        let chain = ConcurrentDelegateChain()
+        let counters = (0..<8).map { _ in TickCounter() }
+        let tickHandlers = HandoffMutex<[ObjectIdentifier]>([])
+        runOnThreads(counters.count) { index in
+            let responder = cache.shared(counters[index].sendableListenerResponder)
+            if let handler = responder.handlers[Self.tick.id] {
+                let handler = ObjectIdentifier(handler)
+                tickHandlers.withLock { $0.append(handler) }
+            }
+            chain.add(responder)
+        }
+        let handlers = tickHandlers.withLock { $0 }
+        #expect(handlers.count == counters.count)
+        #expect(Set(handlers).count == 1)
+        chain.send(Self.tick, 3)
+        #expect(counters.allSatisfy { $0.total.load(ordering: .relaxed) == 3 })
+    }
+}
+
+extension ResponderCacheTests.Listener {
+    var listenerResponder: AnyResponder {
+        AnyResponder(
+            self,
+            responses: Responses<Self>()
+                .on(ResponderCacheTests.tick) { me, value in me.tick(value) }
+                .on(ResponderCacheTests.name) { me in me.name() })
+    }
+}
+
+protocol SendableListener: AnyObject, Sendable {
+    func tick(_ value: Int)
+}
+
+extension SendableListener {
+    var sendableListenerResponder: AnySendableResponder {
+        AnySendableResponder(
+            self, responses: SendableResponses<Self>().on(ResponderCacheTests.tick) { me, value in me.tick(value) })
+    }
+}
