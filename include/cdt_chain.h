@@ -42,9 +42,9 @@ struct cdt_slot;
 /// generation, so a stale entry never reaches a reused slot) and its handler.
 ///
 /// `slot_address` is `&slots[slot]`, so that the hot path reaches the slot with one load and
-/// without the chain: when the slot array moves (it grows, or compaction shrinks it), the
-/// chain rewrites the addresses of every entry in place, those of arrays a dispatch reads
-/// included, and nothing else of an entry.
+/// without the chain: when the slot array grows, also during a dispatch, the chain rewrites
+/// the address of every entry in place, those of arrays a dispatch reads included, and nothing
+/// else of an entry; compaction (never during a dispatch) renumbers `slot` too.
 typedef struct cdt_entry {
     uint32_t slot;
     uint32_t generation;
@@ -326,7 +326,8 @@ static inline cdt_span cdt_chain_lookup_cached(const cdt_chain *chain, uint32_t 
 }
 
 /// The object of an entry's slot, or NULL if that slot was released since the entry was read.
-/// Works on a copy of an entry kept across changes of the chain (it goes by the slot's index).
+/// Works on a copy of an entry kept across changes made while a dispatch is inside (it goes by
+/// the slot's index, which only compaction changes, and compaction waits for dispatches).
 static inline void *cdt_chain_object(const cdt_chain *chain, cdt_entry entry) {
     const cdt_slot *slot = &chain->slots[entry.slot];
     return slot->generation == entry.generation ? slot->object : 0;
