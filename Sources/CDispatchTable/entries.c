@@ -55,10 +55,13 @@ size_t cdt_entries_retired_in_use(const cdt_chain *chain) {
     return count;
 }
 
+void cdt_entries_rebase(const cdt_chain *chain, cdt_entry *entries, uint32_t count) {
+    for (uint32_t e = 0; e < count; e++) entries[e].slot_address = &chain->slots[entries[e].slot];
+}
+
 void cdt_entries_rebase_retired(cdt_chain *chain) {
     for (struct cdt_retired *block = chain->retired; block; block = block->next) {
-        cdt_entry *entries = (cdt_entry *)(block + 1) + block->first;
-        for (uint32_t e = 0; e < block->count; e++) entries[e].slot_address = &chain->slots[entries[e].slot];
+        cdt_entries_rebase(chain, (cdt_entry *)(block + 1) + block->first, block->count);
     }
 }
 

@@ -25,8 +25,12 @@ uint32_t cdt_entries_retired_count(const cdt_chain *chain);
 /// How many entries of retired arrays were in use when retired, all arrays together. O(retired).
 size_t cdt_entries_retired_in_use(const cdt_chain *chain);
 
-/// Points the `slot_address` of every in-use entry of every retired array at its slot in the
-/// current slot array (after the array moved; a dispatch may still read these entries).
+/// Points the `slot_address` of `entries[0 ..< count]` at their slots in the current slot array
+/// (after the array moved).
+void cdt_entries_rebase(const cdt_chain *chain, cdt_entry *entries, uint32_t count);
+
+/// `cdt_entries_rebase` for the in-use entries of every retired array (a dispatch may still read
+/// them).
 void cdt_entries_rebase_retired(cdt_chain *chain);
 
 /// Calls `body` with the generation of every in-use entry of every retired array.

@@ -301,10 +301,7 @@ void cdt_table_remap_slots(cdt_chain *chain, const uint32_t *remap) {
 
 void cdt_table_rebase_slots(cdt_chain *chain) {
     for (uint32_t b = 0; b < chain->bucket_capacity; b++) {
-        cdt_bucket *bucket = &chain->buckets[b];
-        for (uint32_t e = 0; e < bucket->count; e++) {
-            bucket->entries[e].slot_address = &chain->slots[bucket->entries[e].slot];
-        }
+        cdt_entries_rebase(chain, chain->buckets[b].entries, chain->buckets[b].count);
     }
 }
 

@@ -17,14 +17,14 @@ static inline int cdt_table_is_orphan(const cdt_chain *chain, const cdt_entry *e
     return chain->slots[entry->slot].generation != entry->generation;
 }
 
+/// Gives the chain a new table version, unique across chains (see `cdt_span_cache`): called by
+/// every function here that changes a bucket, its entries or the bucket array, and when a chain
+/// is created.
+void cdt_table_touch(cdt_chain *chain);
+
 /// Adds `handler` as the responder of live `handle`'s target for `message` (not 0), placed by
 /// slot order, or replaces its handler if that target already responds. Returns 0, or -1 if out
 /// of memory or out of entries (nothing changed).
-// Gives the chain a new table version, unique across chains (see `cdt_span_cache`): called
-// by every function here that changes a bucket, its entries or the bucket array, and when a
-// chain is created.
-void cdt_table_touch(cdt_chain *chain);
-
 int cdt_table_insert(cdt_chain *chain, cdt_handle handle, uint32_t message, const void *handler);
 
 /// Removes live `handle`'s entry for `message`, if any. Returns 0, or -1 if a dispatch is

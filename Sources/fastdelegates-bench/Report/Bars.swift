@@ -21,6 +21,14 @@ enum Bars {
                 "tick N=\(n) \(variant) / \(other)", median(variant, "tick", n), median(other, "tick", n), relation,
                 limit)
         }
+        /// Appends an unchecked ratio of the tick scenario at N = `n`: `variant` / `other`, with
+        /// `note` saying what it shows.
+        func info(_ n: Int, _ variant: String, over other: String, _ note: String) {
+            guard let numerator = median(variant, "tick", n), let denominator = median(other, "tick", n),
+                denominator > 0
+            else { return }
+            lines.append("  info   tick N=\(n) \(variant) / \(other): \(fixed(numerator / denominator, 2))x (\(note))")
+        }
         let ns = Array(Set(rows.map(\.targets))).sorted()
         // Issue 13: the default weak hold of a plain class (the zeroing fast path) against
         // hand-written `weak var` forwarding, and the concurrent chain's.
@@ -39,13 +47,9 @@ enum Bars {
         }
         // In the host's calling situation, against the glue it replaces.
         for n in ns {
-            if let proxy = median("fastdelegates-proxy", "tick", n),
-                let handWritten = median("handwritten-forwarder", "tick", n), handWritten > 0
-            {
-                lines.append(
-                    "  info   tick N=\(n) fastdelegates-proxy / handwritten-forwarder: \(fixed(proxy / handWritten, 2))x "
-                        + "(the same protocol call, into hand-written forwarding)")
-            }
+            info(
+                n, "fastdelegates-proxy", over: "handwritten-forwarder",
+                "the same protocol call, into hand-written forwarding")
         }
         for n in ns {
             tick(n, "fastdelegates-strong", over: "strong-array", "<=", 1.5)
@@ -65,13 +69,7 @@ enum Bars {
         // semantics without weak loads.
         for n in ns {
             for peer in ["notificationcenter", "opencombine"] {
-                if let peerMedian = median(peer, "tick", n), let floor = median("handwritten-weak-var", "tick", n),
-                    floor > 0
-                {
-                    lines.append(
-                        "  info   tick N=\(n) \(peer) / handwritten-weak-var: \(fixed(peerMedian / floor, 2))x "
-                            + "(the ceiling of any weakly holding chain)")
-                }
+                info(n, peer, over: "handwritten-weak-var", "the ceiling of any weakly holding chain")
             }
         }
         // The concurrent chain (issue 14): sharing a chain between two sending threads costs a
@@ -86,12 +84,7 @@ enum Bars {
         for n in ns {
             for variant in ["fastdelegates-weak", "concurrent-weak"] {
                 for floor in ["zeroing-floor", "unowned-safe"] {
-                    guard let numerator = median(variant, "tick", n), let denominator = median(floor, "tick", n),
-                        denominator > 0
-                    else { continue }
-                    lines.append(
-                        "  info   tick N=\(n) \(variant) / \(floor): \(fixed(numerator / denominator, 2))x "
-                            + "(the floor of a memory-safe zeroing hold)")
+                    info(n, variant, over: floor, "the floor of a memory-safe zeroing hold")
                 }
             }
         }
