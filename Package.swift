@@ -114,6 +114,17 @@ let package = Package(
             dependencies: ["FastDelegates"],
             path: "Tests/Fixtures/MessageFixtureB"
         ),
+        // A C++ object imported as a foreign reference type, and the tests that every registration
+        // refuses it (C++ interoperability). Internal: not products.
+        .target(
+            name: "CxxCanary",
+            path: "Tests/Fixtures/CxxCanary"
+        ),
+        .testTarget(
+            name: "ForeignReferenceTests",
+            dependencies: ["FastDelegates", "CxxCanary"],
+            swiftSettings: [.interoperabilityMode(.Cxx)]
+        ),
         // A library that declares public `@DelegateProxy` protocols, used from the proxy tests as
         // another module would. Internal: not a product.
         .target(

@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -60,6 +61,12 @@ bool cdt_swift_is_deallocating(void *object);
 
 /// The object's unowned reference count (for tests: whether a holder gave its reference back).
 size_t cdt_swift_unowned_count(void *object);
+
+/// The kind of the Swift type metadata at `metadata`, as the runtime's ABI numbers it
+/// (`MetadataKind`): 0 for a class, whatever its runtime (on Apple platforms a class's first
+/// word is an Objective-C isa pointer, any value above 0x7FF, reported as 0 too), 0x204 for a
+/// C++ foreign reference type, 0x305 for an Objective-C class wrapper.
+uintptr_t cdt_swift_metadata_kind(const void *metadata);
 
 #ifdef __cplusplus
 }

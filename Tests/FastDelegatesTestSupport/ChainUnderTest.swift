@@ -1,4 +1,4 @@
-@testable import FastDelegates
+import FastDelegates
 
 /// What either chain's `add` and `insert` return: a token whose `cancel()` removes the
 /// registration it came from.

@@ -1,6 +1,5 @@
+@_spi(Testing) import FastDelegates
 import Testing
-
-@_spi(Testing) @testable import FastDelegates
 
 #if canImport(Glibc)
 import Glibc
@@ -19,8 +18,8 @@ package func expectChainStillWorks(
     let received = Array(log.events.dropFirst(before)).filter { $0.hasSuffix(".didScroll(4242)") }
     #expect(received == expected.map { "\($0).didScroll(4242)" }, sourceLocation: sourceLocation)
     #expect(chain.invariantViolation == 0, "C table invariant broken after a send", sourceLocation: sourceLocation)
-    #expect(chain.table.graveyard.isEmpty, sourceLocation: sourceLocation)
-    #expect(chain.table.stats.retired_blocks == 0, sourceLocation: sourceLocation)
+    #expect(chain.parkedCountForTesting == 0, sourceLocation: sourceLocation)
+    #expect(chain.retiredBlocksForTesting == 0, sourceLocation: sourceLocation)
 }
 
 /// Runs `body` to completion on a new thread with a `stackSize`-byte stack.

@@ -1,5 +1,5 @@
 // What tests (and the benchmark) inspect of a DelegateChain: sizes, holds and the C table's
-// state. Internal; none of it is on a send's path.
+// state. Internal, or `package` for the test-support target; none of it is on a send's path.
 
 extension DelegateChain {
     /// How many streams observe `message`.
@@ -36,7 +36,7 @@ extension DelegateChain {
     }
 
     /// Registrations not removed: live, or dead and not yet swept.
-    var registrationCount: Int {
+    package var registrationCount: Int {
         list.listedCount
     }
 
@@ -46,5 +46,12 @@ extension DelegateChain {
         list.entries.count
     }
 
-    var invariantViolation: Int32 { table.invariantViolation }
+    /// 0 when every invariant of the C table holds, else the first broken one's code.
+    package var invariantViolation: Int32 { table.invariantViolation }
+
+    /// Objects parked until the outermost dispatch leaves (none outside a dispatch).
+    package var parkedCountForTesting: Int { table.graveyard.count }
+
+    /// Entry arrays the C table retired and has not freed yet (none outside a dispatch).
+    package var retiredBlocksForTesting: Int { Int(table.stats.retired_blocks) }
 }

@@ -95,8 +95,8 @@ public final class DelegateChain: MessageDispatching, DelegateRegistering, Invoc
         table = DispatchTable()
     }
 
-    /// A chain whose table hashes every message into one bucket: results must not change.
-    init(mode: Mode = .nonBreaking, forcedCollisions: Bool) {
+    /// A chain whose table hashes every message into one bucket, for tests: results must not change.
+    package init(mode: Mode = .nonBreaking, forcedCollisions: Bool) {
         self.mode = mode
         table = DispatchTable(forcedCollisions: forcedCollisions)
     }

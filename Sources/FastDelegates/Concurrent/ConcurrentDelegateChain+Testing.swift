@@ -23,7 +23,7 @@ extension ConcurrentDelegateChain {
     }
 
     /// How many registrations the chain keeps (live or not yet reclaimed), for tests.
-    var registrationCount: Int {
+    package var registrationCount: Int {
         locked { $0.list.listedCount }
     }
 

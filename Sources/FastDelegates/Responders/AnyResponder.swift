@@ -31,12 +31,14 @@ public struct AnyResponder {
 
     /// `target` answering `responses`.
     public init<Target: AnyObject>(_ target: Target, responses: Responses<Target>) {
+        requireSwiftReferenceCounting(Target.self)
         self.target = target
         handlers = responses.handlers
     }
 
     /// `target` answering `responses` in another form, such as a type's ``SendableResponses``.
     public init<Target: AnyObject>(_ target: Target, responses: some ResponseSet<Target>) {
+        requireSwiftReferenceCounting(Target.self)
         self.target = target
         handlers = responses.responses.handlers
     }

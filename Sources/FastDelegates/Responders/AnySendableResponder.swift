@@ -25,6 +25,7 @@ public struct AnySendableResponder {
 
     /// `target` answering `responses`.
     public init<Target: AnyObject>(_ target: Target, responses: SendableResponses<Target>) {
+        requireSwiftReferenceCounting(Target.self)
         self.target = target
         handlers = responses.handlers
     }
