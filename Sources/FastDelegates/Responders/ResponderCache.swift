@@ -12,12 +12,21 @@
 /// ```
 ///
 /// The handlers of the first responder given for a class serve every later responder whose target
-/// has exactly that class (a subclass gets its own). Not `Sendable`: keep it with its chain, as a
-/// proxy does.
+/// has exactly that class (a subclass gets its own) and that answers the same messages: responders
+/// of two protocols for one class (a listener of two proxies that share a cache) keep their own
+/// sets. Not `Sendable`: keep it with its chain, as a proxy does.
 ///
-/// - Complexity: O(1) expected per call; one entry per class seen.
+/// The key is the target's class as its type metadata's address. On Apple platforms two limits
+/// follow, which generated responders never meet but a hand-built one could: instances of a class
+/// cluster share one private class (`__NSCFString`) across their public types, so they share
+/// handlers that call through that class; and a class created at run time and disposed
+/// (`objc_disposeClassPair`) frees its address for another class. Pass only responders whose
+/// handlers call the target through its class's conformance, as a protocol extension's do.
+///
+/// - Complexity: O(*m*) per call for a responder of *m* messages, to key it; one entry per class
+///   and set of messages seen.
 public final class ResponderCache {
-    private var handlers: [ObjectIdentifier: [UInt32: AnyHandler]] = [:]
+    private var handlers: [ResponderKey: [UInt32: AnyHandler]] = [:]
 
     /// An empty cache.
     public init() {}
@@ -28,7 +37,7 @@ public final class ResponderCache {
     /// Give it responders whose handlers depend on the target's type only (as a protocol
     /// extension's `responder` does), not on the target they were built for.
     public func shared(_ responder: AnyResponder) -> AnyResponder {
-        let key = ObjectIdentifier(type(of: responder.target))
+        let key = ResponderKey(responder.target, responder.handlers)
         guard let shared = handlers[key] else {
             handlers[key] = responder.handlers
             return responder
@@ -41,13 +50,14 @@ public final class ResponderCache {
 extension ResponderCache: Sendable {}
 
 /// ``ResponderCache`` for ``AnySendableResponder``s, safe to use from any thread: what a proxy
-/// over a ``ConcurrentDelegateChain`` keeps.
+/// over a ``ConcurrentDelegateChain`` keeps. Keyed as ``ResponderCache`` is, with its limits.
 ///
-/// - Complexity: O(1) expected per call, under a lock; one entry per class seen.
+/// - Complexity: O(*m*) per call for a responder of *m* messages, under a lock; one entry per
+///   class and set of messages seen.
 public final class SendableResponderCache: Sendable {
     // The handlers of `AnySendableResponder`s: immutable, with `@Sendable` bodies, as a
     // concurrent chain shares them between threads.
-    private let handlers = HandoffMutex<[ObjectIdentifier: Unchecked<[UInt32: AnyHandler]>]>([:])
+    private let handlers = HandoffMutex<[ResponderKey: Unchecked<[UInt32: AnyHandler]>]>([:])
 
     /// An empty cache.
     public init() {}
@@ -58,7 +68,7 @@ public final class SendableResponderCache: Sendable {
     /// Give it responders whose handlers depend on the target's type only, not on the target
     /// they were built for.
     public func shared(_ responder: AnySendableResponder) -> AnySendableResponder {
-        let key = ObjectIdentifier(type(of: responder.target))
+        let key = ResponderKey(responder.target, responder.handlers)
         let own = Unchecked(responder.handlers)
         let shared = handlers.withLock { handlers in
             if let shared = handlers[key] { return shared }
@@ -66,5 +76,18 @@ public final class SendableResponderCache: Sendable {
             return own
         }
         return AnySendableResponder(responder.target, handlers: shared.value)
+    }
+}
+
+/// What the handlers of a responder built by a protocol extension depend on: the target's exact
+/// class and the messages the responder answers (which tell one protocol's responder from
+/// another's).
+private struct ResponderKey: Hashable {
+    let type: ObjectIdentifier
+    let messages: [UInt32]
+
+    init(_ target: AnyObject, _ handlers: [UInt32: AnyHandler]) {
+        type = ObjectIdentifier(Swift.type(of: target))
+        messages = handlers.keys.sorted()
     }
 }

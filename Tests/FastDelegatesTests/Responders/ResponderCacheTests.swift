@@ -77,6 +77,34 @@ struct ResponderCacheTests {
         withExtendedLifetime(loud) {}
     }
 
+    /// A second protocol over the same messages' neighbours: its responder answers other ones.
+    protocol Namer: AnyObject {
+        func name() -> String
+    }
+
+    final class Both: Listener, Namer {
+        var ticks = 0
+        func tick(_ value: Int) { ticks += value }
+        func name() -> String { "both" }
+    }
+
+    @Test func respondersOfTwoProtocolsForOneClassKeepTheirOwnHandlers() {
+        let cache = ResponderCache()
+        let (a, b) = (Both(), Both())
+        let namer = cache.shared(a.namerResponder)
+        let listener = cache.shared(b.listenerResponder)
+        // The second responder, of another protocol, is not handed the first one's set.
+        #expect(handler(listener, Self.tick) != nil)
+        #expect(handler(listener, Self.name) !== handler(namer, Self.name))
+        let chain = DelegateChain()
+        chain.add(listener)
+        chain.send(Self.tick, 4)
+        #expect(b.ticks == 4)
+        // And each set is still shared with the next responder of its own protocol.
+        #expect(handler(cache.shared(Both().namerResponder), Self.name) === handler(namer, Self.name))
+        #expect(handler(cache.shared(Both().listenerResponder), Self.tick) === handler(listener, Self.tick))
+    }
+
     final class TickCounter: SendableListener {
         let total = Atomic<Int>(0)
         func tick(_ value: Int) { total.wrappingAdd(value, ordering: .relaxed) }
@@ -110,6 +138,12 @@ extension ResponderCacheTests.Listener {
             responses: Responses<Self>()
                 .on(ResponderCacheTests.tick) { me, value in me.tick(value) }
                 .on(ResponderCacheTests.name) { me in me.name() })
+    }
+}
+
+extension ResponderCacheTests.Namer {
+    var namerResponder: AnyResponder {
+        AnyResponder(self, responses: Responses<Self>().on(ResponderCacheTests.name) { me in me.name() })
     }
 }
 
