@@ -25,7 +25,7 @@ SOAK_MINUTES ?= 10
 TIMED = start=$$(date +%s); trap 'echo "[$@] $$(( $$(date +%s) - start ))s"' EXIT;
 
 .PHONY: bench test deps c-warnings c-layers swift-warnings format-lint docs-check format generate generated-check \
-	compile-fail unit-tests full-fences dependent-check release-tests callgrind-check callgrind-and-fuzz fuzz \
+	compile-fail unit-tests full-fences dependent-check release-build release-tests callgrind-check callgrind-and-fuzz fuzz \
 	fuzz-coverage soak
 
 ## Runs the benchmark CLI (release build): prints the table, and writes the published results
@@ -47,7 +47,7 @@ bench: deps
 ## the tests (debug under TSan, optimized under ASan), the DocC catalog, a dependent package each
 ## way, the instruction counts and the fuzzer.
 test: deps c-warnings c-layers format-lint generated-check swift-warnings docs-check compile-fail unit-tests \
-	full-fences dependent-check release-tests callgrind-and-fuzz
+	full-fences dependent-check release-build release-tests callgrind-and-fuzz
 
 deps:
 	@if ! pkg-config --exists libbsd 2>/dev/null && ! dpkg -s libbsd-dev >/dev/null 2>&1; then \
@@ -130,6 +130,13 @@ full-fences:
 ## built in the debug steps' scratch path, with their flags, so it reuses their swift-syntax.
 dependent-check:
 	@$(TIMED) $(FORGET_DESCRIPTION) DEPENDENT_SCRATCH="$(CURDIR)/$(DEBUG_SCRATCH)" scripts/dependent-check.sh
+
+## `swift build -c release` of the whole package, as most Swift developers first build a clone:
+## every target but the tests (the test-support target included, which must therefore reach the
+## library through `package` access, not `@testable`). In the default build folder, which `make
+## bench` shares.
+release-build:
+	@$(TIMED) $(SWIFT) build -c release
 
 ## The library's tests optimized, as users run it (lifetimes end earlier than in debug builds,
 ## which some lifetime bugs need in order to show), full size, under AddressSanitizer and
