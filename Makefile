@@ -25,7 +25,7 @@ SOAK_MINUTES ?= 10
 TIMED = start=$$(date +%s); trap 'echo "[$@] $$(( $$(date +%s) - start ))s"' EXIT;
 
 .PHONY: bench test deps c-warnings c-layers swift-warnings format-lint docs-check format generate generated-check \
-	compile-fail unit-tests full-fences dependent-check release-build release-tests callgrind-check callgrind-and-fuzz fuzz \
+	compile-fail readme-check unit-tests full-fences dependent-check release-build release-tests callgrind-check callgrind-and-fuzz fuzz \
 	fuzz-coverage soak
 
 ## Runs the benchmark CLI (release build): prints the table, and writes the published results
@@ -46,7 +46,7 @@ bench: deps
 ## Runs every check CI runs: warnings, formatting, generated code, snippets the compiler must reject,
 ## the tests (debug under TSan, optimized under ASan), the DocC catalog, a dependent package each
 ## way, the instruction counts and the fuzzer.
-test: deps c-warnings c-layers format-lint generated-check swift-warnings docs-check compile-fail unit-tests \
+test: deps c-warnings c-layers format-lint generated-check swift-warnings docs-check compile-fail readme-check unit-tests \
 	full-fences dependent-check release-build release-tests callgrind-and-fuzz
 
 deps:
@@ -109,6 +109,12 @@ generated-check:
 ## concurrent chain, a @MainActor-owned chain reached from a detached task, and others.
 compile-fail:
 	@$(TIMED) $(FORGET_DESCRIPTION) BUILD_FLAGS="$(DEBUG_FLAGS)" scripts/compile-fail.sh
+
+## Every ```swift block of README.md compiles, extracted from the README itself: the manifest
+## against PackageDescription, the examples against the debug steps' FastDelegates module and
+## @DelegateProxy plugin (scripts/readme-check.sh).
+readme-check:
+	@$(TIMED) $(FORGET_DESCRIPTION) BUILD_FLAGS="$(DEBUG_FLAGS)" scripts/readme-check.sh
 
 ## Every test in debug under ThreadSanitizer, the macro's expansion tests and the generated proxies'
 ## tests included. FASTDELEGATES_TEST_SCALE=sanitizer runs the million-sized tests a tenth as large
