@@ -18,6 +18,7 @@
 /// - Complexity: O(1) expected per call; one entry per class seen.
 public final class ResponderCache {
     private var handlers: [ObjectIdentifier: [UInt32: AnyHandler]] = [:]
+    private var conformanceHandlers: [ConformanceKey: [UInt32: AnyHandler]] = [:]
 
     /// An empty cache.
     public init() {}
@@ -35,6 +36,29 @@ public final class ResponderCache {
         }
         return AnyResponder(responder.target, handlers: shared)
     }
+
+    /// `responder`'s target with the handlers of the first responder given for a target of its
+    /// class *as* `conformance`: a proxy whose protocol refines another keeps the responders it
+    /// builds for a listener of the parent protocol apart from those of its own protocol.
+    public func shared(_ responder: AnyResponder, as conformance: Any.Type) -> AnyResponder {
+        let key = ConformanceKey(type(of: responder.target), conformance)
+        guard let shared = conformanceHandlers[key] else {
+            conformanceHandlers[key] = responder.handlers
+            return responder
+        }
+        return AnyResponder(responder.target, handlers: shared)
+    }
+}
+
+/// A class and the protocol its responder answers as.
+struct ConformanceKey: Hashable {
+    let target: ObjectIdentifier
+    let conformance: ObjectIdentifier
+
+    init(_ target: AnyObject.Type, _ conformance: Any.Type) {
+        self.target = ObjectIdentifier(target)
+        self.conformance = ObjectIdentifier(conformance)
+    }
 }
 
 @available(*, unavailable, message: "ResponderCache is not thread-safe; keep it with its chain")
@@ -48,6 +72,7 @@ public final class SendableResponderCache: Sendable {
     // The handlers of `AnySendableResponder`s: immutable, with `@Sendable` bodies, as a
     // concurrent chain shares them between threads.
     private let handlers = HandoffMutex<[ObjectIdentifier: Unchecked<[UInt32: AnyHandler]>]>([:])
+    private let conformanceHandlers = HandoffMutex<[ConformanceKey: Unchecked<[UInt32: AnyHandler]>]>([:])
 
     /// An empty cache.
     public init() {}
@@ -61,6 +86,19 @@ public final class SendableResponderCache: Sendable {
         let key = ObjectIdentifier(type(of: responder.target))
         let own = Unchecked(responder.handlers)
         let shared = handlers.withLock { handlers in
+            if let shared = handlers[key] { return shared }
+            handlers[key] = own
+            return own
+        }
+        return AnySendableResponder(responder.target, handlers: shared.value)
+    }
+
+    /// `responder`'s target with the handlers of the first responder given for a target of its
+    /// class *as* `conformance` (see ``ResponderCache/shared(_:as:)``).
+    public func shared(_ responder: AnySendableResponder, as conformance: Any.Type) -> AnySendableResponder {
+        let key = ConformanceKey(type(of: responder.target), conformance)
+        let own = Unchecked(responder.handlers)
+        let shared = conformanceHandlers.withLock { handlers in
             if let shared = handlers[key] { return shared }
             handlers[key] = own
             return own
