@@ -36,6 +36,11 @@ struct Requirement {
     /// The requirement's static member in the messages namespace (set once all are known).
     var memberName = ""
 
+    /// Whether an `@available` attribute deprecates the requirement.
+    var isDeprecated: Bool {
+        attributes.contains { $0.hasPrefix("@available") && $0.contains("deprecated") }
+    }
+
     /// `tableView(_:didSelectRowAt:)`.
     var selector: String { selectorText(baseName, parameters) }
 
