@@ -38,7 +38,8 @@ enum ProxyDiagnostic: DiagnosticMessage {
             "@DelegateProxy forwards the requirements of parents that are @DelegateProxy protocols themselves, "
                 + "and '\(parent)' cannot be: inherit only from AnyObject, Sendable and @DelegateProxy protocols"
         case .associatedType:
-            "@DelegateProxy cannot forward a protocol with an associated type: one proxy must serve every conformer"
+            "@DelegateProxy cannot forward a protocol with an associated type: one proxy must serve every conformer; "
+                + "use a concrete type (or 'any P') instead"
         case .property:
             "@DelegateProxy forwards methods only: make this property a method "
                 + "(for example 'func value() -> T'), or move it to another protocol"
@@ -47,7 +48,8 @@ enum ProxyDiagnostic: DiagnosticMessage {
         case .initializer:
             "@DelegateProxy cannot forward an initializer: a listener already exists when it joins"
         case .staticRequirement:
-            "@DelegateProxy cannot forward a static requirement: listeners are instances"
+            "@DelegateProxy cannot forward a static requirement: listeners are instances; make it an instance "
+                + "method, or move it to another protocol"
         case .nonisolatedInMainActorProtocol:
             "@DelegateProxy cannot forward a nonisolated requirement of a @MainActor protocol: its proxy "
                 + "sends on the main actor; remove 'nonisolated', or move it to a nonisolated protocol"

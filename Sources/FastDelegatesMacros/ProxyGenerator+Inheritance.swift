@@ -50,7 +50,6 @@ extension ProxyGenerator {
             \(chain)
                 /// The handlers shared among listeners of one class, for the `add` of inherited protocols.
                 \(access)var forwardingResponders: \(responderCache) { _responders }
-
             """
     }
 
