@@ -44,7 +44,9 @@ struct ParameterShape {
                 let name = element.as(AttributeSyntax.self)?.attributeName.trimmedDescription
                 return name != "escaping" && name != "autoclosure"
             }
-            bare = kept.isEmpty ? attributed.baseType : TypeSyntax(attributed.with(\.specifiers, []).with(\.attributes, kept))
+            bare =
+                kept.isEmpty
+                ? attributed.baseType : TypeSyntax(attributed.with(\.specifiers, []).with(\.attributes, kept))
         }
         self.convention = convention
         self.isSending = isSending

@@ -66,13 +66,14 @@ struct ProxiedProtocol {
                     node: parent, message: ProxyDiagnostic.inheritsRequirements(parent: parent.trimmedDescription)))
         }
         self.parents = refined.map(\.trimmedDescription).filter { !Self.notProxied.contains($0) }
-        baseClass = declaration.genericWhereClause?.requirements.lazy.compactMap { element in
-            guard case .conformanceRequirement(let requirement) = element.requirement,
-                requirement.leftType.trimmedDescription == "Self",
-                !(classBound + sendable).contains(requirement.rightType.trimmedDescription)
-            else { return nil }
-            return requirement.rightType.trimmedDescription
-        }.first
+        baseClass =
+            declaration.genericWhereClause?.requirements.lazy.compactMap { element in
+                guard case .conformanceRequirement(let requirement) = element.requirement,
+                    requirement.leftType.trimmedDescription == "Self",
+                    !(classBound + sendable).contains(requirement.rightType.trimmedDescription)
+                else { return nil }
+                return requirement.rightType.trimmedDescription
+            }.first
         // A protocol that refines another (a `@DelegateProxy` protocol, so class-bound) or whose
         // `Self` is a class is class-bound itself.
         if !isClassBound, refined.isEmpty, baseClass == nil {

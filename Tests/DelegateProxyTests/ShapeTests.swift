@@ -1,3 +1,5 @@
+// swift-format-ignore-file: FileScopedDeclarationPrivacy
+// (a fileprivate protocol is a shape under test)
 #if Macros
 import FastDelegates
 import Testing
@@ -13,7 +15,8 @@ final class Navigation {}
 /// for a response) and its implicitly unwrapped `WKNavigation!`.
 @DelegateProxy
 protocol NavigationDelegate: AnyObject {
-    func webView(_ webView: WebView, decidePolicyFor action: NavigationAction, decisionHandler: @escaping (Bool) -> Void)
+    func webView(
+        _ webView: WebView, decidePolicyFor action: NavigationAction, decisionHandler: @escaping (Bool) -> Void)
     func webView(
         _ webView: WebView, decidePolicyFor response: NavigationResponse, decisionHandler: @escaping (Bool) -> Void)
     func webView(_ webView: WebView, didFinish navigation: Navigation!)
@@ -23,7 +26,9 @@ protocol NavigationDelegate: AnyObject {
 final class NavigationListener: NavigationDelegate {
     var events: [String] = []
     let navigation = Navigation()
-    func webView(_ webView: WebView, decidePolicyFor action: NavigationAction, decisionHandler: @escaping (Bool) -> Void) {
+    func webView(
+        _ webView: WebView, decidePolicyFor action: NavigationAction, decisionHandler: @escaping (Bool) -> Void
+    ) {
         events.append("action")
         decisionHandler(true)
     }
@@ -300,7 +305,7 @@ struct ShapeTests {
         proxy.add(first)
         proxy.add(second)
         #expect(proxy.menuItems() == ["a", "b", "c"])
-        #expect(proxy.menuTitle() == nil)  // the first listener's answer, nil included
+        #expect(proxy.menuTitle() == nil) // the first listener's answer, nil included
         #expect(!proxy.menuCanOpen())
         #expect(proxy.menuWantsBadge())
         #expect(proxy.menuBadgeCount() == 3)

@@ -14,7 +14,9 @@ struct GenerationRulesTests {
             }
             """)
         #expect(diagnostics.isEmpty)
-        #expect(expanded.contains("public final class TickListenerProxy: TickListener, FastDelegates.ConcurrentDelegateForwarding {"))
+        #expect(
+            expanded.contains(
+                "public final class TickListenerProxy: TickListener, FastDelegates.ConcurrentDelegateForwarding {"))
         #expect(!expanded.contains("@MainActor"))
         #expect(expanded.contains("public let chain: FastDelegates.ConcurrentDelegateChain"))
         #expect(expanded.contains("public init(mode: FastDelegates.ConcurrentDelegateChain.Mode = .nonBreaking)"))
@@ -54,7 +56,8 @@ struct GenerationRulesTests {
                 func refresh()
             }
             """)
-        #expect(expanded.contains("@MainActor\nfinal class FeedProxy: Feed, FastDelegates.MainActorDelegateForwarding {"))
+        #expect(
+            expanded.contains("@MainActor\nfinal class FeedProxy: Feed, FastDelegates.MainActorDelegateForwarding {"))
         #expect(expanded.contains("let chain: FastDelegates.DelegateChain"))
         #expect(expanded.contains("@MainActor var feedResponder: FastDelegates.AnyResponder"))
     }

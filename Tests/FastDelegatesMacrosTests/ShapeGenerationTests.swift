@@ -18,7 +18,8 @@ struct ShapeGenerationTests {
         #expect(
             expanded.contains(
                 "public final class TableDelegateProxy: TableDelegate, FastDelegates.MainActorDelegateForwarding {"))
-        #expect(expanded.contains("@MainActor public static var tableDelegateResponses: FastDelegates.Responses<Self> {"))
+        #expect(
+            expanded.contains("@MainActor public static var tableDelegateResponses: FastDelegates.Responses<Self> {"))
         #expect(
             expanded.contains(
                 "Self.feedScrollDelegateResponses.merging(Self.columnDelegateResponses).merging(FastDelegates.Responses<Self>()"
@@ -27,8 +28,11 @@ struct ShapeGenerationTests {
         #expect(expanded.contains("extension TableDelegate where Self: FastDelegates.MainActorDelegateForwarding {"))
         #expect(
             expanded.contains(
-                "@MainActor public func add(_ listener: any TableDelegate, retention: FastDelegates.Retention = .weak)"))
-        #expect(expanded.contains("self.forwardingResponders.shared(listener.tableDelegateResponder, as: (any TableDelegate).self)"))
+                "@MainActor public func add(_ listener: any TableDelegate, retention: FastDelegates.Retention = .weak)")
+        )
+        #expect(
+            expanded.contains(
+                "self.forwardingResponders.shared(listener.tableDelegateResponder, as: (any TableDelegate).self)"))
         #expect(expanded.contains("self.forwardingChain.send(TableDelegateMessages.didSelect, row)"))
         // The proxy's own requirement keeps its prepared message.
         #expect(expanded.contains("self.chain.send(self._didSelectMessage, row)"))
@@ -64,7 +68,9 @@ struct ShapeGenerationTests {
             """)
         #expect(diagnostics.isEmpty)
         #expect(expanded.contains("FastDelegates.Message<(WebView?, WKNavigation?), WKNavigation?>"))
-        #expect(expanded.contains("func webView(_ webView: WebView!, didFinish navigation: WKNavigation!) -> WKNavigation! {"))
+        #expect(
+            expanded.contains(
+                "func webView(_ webView: WebView!, didFinish navigation: WKNavigation!) -> WKNavigation! {"))
     }
 
     @Test("borrowing, consuming and inout parameters: copied, boxed and written back")
