@@ -26,7 +26,7 @@ public struct DelegateProxyMacro: PeerMacro, ExtensionMacro {
     ) throws -> [ExtensionDeclSyntax] {
         // The peer expansion reports the diagnostics; this one only stays silent on them.
         guard let proto = forwardable(declaration, in: context, reporting: false) else { return [] }
-        return [ProxyGenerator(proto: proto).responderExtension(for: type)]
+        return ProxyGenerator(proto: proto).responderExtensions(for: type)
     }
 
     private static func forwardable(

@@ -21,6 +21,10 @@ struct ProxiedProtocol {
     /// The protocol's access modifier followed by a space (`public `), or nothing.
     let access: String
     let isolation: Isolation
+    /// The `@DelegateProxy` protocols this one refines, as written (`ProxyFixture.ScrollDelegate`).
+    let parents: [String]
+    /// The class of `where Self: Base`, which the proxy subclasses.
+    let baseClass: String?
     let requirements: [Requirement]
     /// Every reason the macro cannot forward the protocol; nothing is generated if any.
     let diagnostics: [Diagnostic]
@@ -35,10 +39,16 @@ struct ProxiedProtocol {
     /// class conforming to two proxied protocols has both unambiguously.
     var responderName: String { lowercasedFirstWord(name) + "Responder" }
 
+    /// The static responses of every requirement, the parents' included: what a child protocol's
+    /// responses merge (`uiScrollViewDelegateResponses`).
+    var responsesName: String { Self.responsesName(of: name) }
+
     init(_ declaration: ProtocolDeclSyntax, outerTypes: [String]) {
         name = declaration.name.text
         self.outerTypes = outerTypes
-        access = Self.access(of: declaration.modifiers)
+        // `private` at file scope is `fileprivate`: the generated declarations must see each other.
+        let declaredAccess = Self.access(of: declaration.modifiers)
+        access = declaredAccess == "private " ? "fileprivate " : declaredAccess
         var diagnostics: [Diagnostic] = []
 
         // `AnyObject & Sendable` counts as its two parts.
@@ -49,12 +59,24 @@ struct ProxiedProtocol {
         let sendable = ["Sendable", "Swift.Sendable"]
         let isClassBound = parents.contains { classBound.contains($0.trimmedDescription) }
         let refinesSendable = parents.contains { sendable.contains($0.trimmedDescription) }
-        for parent in parents where !(classBound + sendable).contains(parent.trimmedDescription) {
+        let refined = parents.filter { !(classBound + sendable).contains($0.trimmedDescription) }
+        for parent in refined where Self.notProxied.contains(parent.trimmedDescription) {
             diagnostics.append(
                 Diagnostic(
                     node: parent, message: ProxyDiagnostic.inheritsRequirements(parent: parent.trimmedDescription)))
         }
-        if !isClassBound {
+        self.parents = refined.map(\.trimmedDescription).filter { !Self.notProxied.contains($0) }
+        baseClass =
+            declaration.genericWhereClause?.requirements.lazy.compactMap { element in
+                guard case .conformanceRequirement(let requirement) = element.requirement,
+                    requirement.leftType.trimmedDescription == "Self",
+                    !(classBound + sendable).contains(requirement.rightType.trimmedDescription)
+                else { return nil }
+                return requirement.rightType.trimmedDescription
+            }.first
+        // A protocol that refines another (a `@DelegateProxy` protocol, so class-bound) or whose
+        // `Self` is a class is class-bound itself.
+        if !isClassBound, refined.isEmpty, baseClass == nil {
             diagnostics.append(
                 Diagnostic(node: declaration.name, message: ProxyDiagnostic.notClassBound(protocolName: name)))
         }
@@ -65,14 +87,16 @@ struct ProxiedProtocol {
         isolation = isMainActor ? .mainActor : refinesSendable ? .sendable : .nonisolated
 
         var requirements: [Requirement] = []
-        var selectors: Set<String> = []
+        var signatures: Set<String> = []
         for member in declaration.memberBlock.members {
             guard let function = member.decl.as(FunctionDeclSyntax.self) else {
                 diagnostics.append(Self.unsupported(member.decl))
                 continue
             }
             let requirement = Requirement(function, inMainActorProtocol: isMainActor)
-            if requirement.diagnostics.isEmpty, !selectors.insert(requirement.selector).inserted {
+            // Overloads by parameter types get typed message names; by return type alone, no
+            // typed name tells them apart for a caller either.
+            if requirement.diagnostics.isEmpty, !signatures.insert(requirement.typedSelector).inserted {
                 diagnostics.append(
                     Diagnostic(
                         node: function.name, message: ProxyDiagnostic.overloadByTypeOnly(selector: requirement.selector)
@@ -83,6 +107,20 @@ struct ProxiedProtocol {
         }
         self.requirements = Requirement.assigningMemberNames(requirements)
         self.diagnostics = diagnostics
+    }
+
+    /// Protocols that no `@DelegateProxy` protocol can refine: the standard library's, which
+    /// carry no `@DelegateProxy` (and most are not class-bound).
+    static let notProxied: Set<String> = [
+        "Equatable", "Hashable", "Comparable", "Identifiable", "CustomStringConvertible",
+        "CustomDebugStringConvertible", "Codable", "Encodable", "Decodable", "Error", "Actor", "AnyActor",
+        "NSObjectProtocol", "BitwiseCopyable", "Copyable", "Escapable",
+    ]
+
+    /// The name of the static responses of a `@DelegateProxy` protocol named `name` (possibly
+    /// module-qualified): `feedScrollDelegateResponses`.
+    static func responsesName(of name: String) -> String {
+        lowercasedFirstWord(String(name.split(separator: ".").last ?? Substring(name))) + "Responses"
     }
 
     private static func access(of modifiers: DeclModifierListSyntax) -> String {

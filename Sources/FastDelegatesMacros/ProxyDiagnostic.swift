@@ -16,7 +16,7 @@ enum ProxyDiagnostic: DiagnosticMessage {
     case generic
     case async
     case throwing
-    case inoutParameter(String)
+    case sendingParameter(String)
     case variadicParameter(String)
     case someParameter(String)
     case nonEscapingClosure(String)
@@ -35,10 +35,11 @@ enum ProxyDiagnostic: DiagnosticMessage {
             "@DelegateProxy needs a class-bound protocol, as a host's 'weak var delegate' does: "
                 + "declare 'protocol \(name): AnyObject'"
         case .inheritsRequirements(let parent):
-            "@DelegateProxy cannot see the requirements '\(parent)' adds, so the proxy could not "
-                + "conform: inherit only from AnyObject and Sendable, and declare the requirements here"
+            "@DelegateProxy forwards the requirements of parents that are @DelegateProxy protocols themselves, "
+                + "and '\(parent)' cannot be: inherit only from AnyObject, Sendable and @DelegateProxy protocols"
         case .associatedType:
-            "@DelegateProxy cannot forward a protocol with an associated type: one proxy must serve every conformer"
+            "@DelegateProxy cannot forward a protocol with an associated type: one proxy must serve every conformer; "
+                + "use a concrete type (or 'any P') instead"
         case .property:
             "@DelegateProxy forwards methods only: make this property a method "
                 + "(for example 'func value() -> T'), or move it to another protocol"
@@ -47,7 +48,8 @@ enum ProxyDiagnostic: DiagnosticMessage {
         case .initializer:
             "@DelegateProxy cannot forward an initializer: a listener already exists when it joins"
         case .staticRequirement:
-            "@DelegateProxy cannot forward a static requirement: listeners are instances"
+            "@DelegateProxy cannot forward a static requirement: listeners are instances; make it an instance "
+                + "method, or move it to another protocol"
         case .nonisolatedInMainActorProtocol:
             "@DelegateProxy cannot forward a nonisolated requirement of a @MainActor protocol: its proxy "
                 + "sends on the main actor; remove 'nonisolated', or move it to a nonisolated protocol"
@@ -62,9 +64,9 @@ enum ProxyDiagnostic: DiagnosticMessage {
         case .throwing:
             "@DelegateProxy cannot forward a throwing method: a send has no error path; return the "
                 + "error as a value (for example 'Result<T, any Error>') instead"
-        case .inoutParameter(let name):
-            "@DelegateProxy cannot forward the 'inout' parameter '\(name)': every listener would share it; "
-                + "return the new value instead"
+        case .sendingParameter(let name):
+            "@DelegateProxy cannot forward the 'sending' parameter '\(name)': one value cannot go to several "
+                + "listeners; remove 'sending' (or pass a copy the listeners may share)"
         case .variadicParameter(let name):
             "@DelegateProxy cannot forward the variadic parameter '\(name)': take an array instead"
         case .someParameter(let name):
@@ -76,8 +78,8 @@ enum ProxyDiagnostic: DiagnosticMessage {
         case .usesSelf:
             "@DelegateProxy cannot forward a method whose signature uses 'Self': the proxy answers for every conformer"
         case .overloadByTypeOnly(let selector):
-            "@DelegateProxy needs distinct names: another requirement is also '\(selector)'; "
-                + "give one of them other argument labels"
+            "@DelegateProxy needs distinct requirements: another requirement is also '\(selector)' with the "
+                + "same parameter types; give one of them other argument labels or parameter types"
         case .missingDefault(let method, let returnType):
             "'\(method)' returns '\(returnType)', which the proxy must answer when no listener responds: "
                 + "add @DelegateDefault(value), or @DelegateCombining(combination), or return an Optional"

@@ -11,8 +11,11 @@ struct Requirement {
         let name: String
         /// The type as declared, for the proxy's signature.
         let declaredType: String
-        /// The type as a message input carries it (no `@escaping`).
+        /// The type as a message input carries it (no `@escaping`, no specifier, `T!` as `T?`,
+        /// an `inout` value boxed).
         let valueType: String
+        /// How the value is passed (`borrowing`, `inout`…).
+        var convention: ParameterConvention = .plain
     }
 
     /// The method's name as written, backticks included.
@@ -33,6 +36,11 @@ struct Requirement {
     /// The requirement's static member in the messages namespace (set once all are known).
     var memberName = ""
 
+    /// Whether an `@available` attribute deprecates the requirement.
+    var isDeprecated: Bool {
+        attributes.contains { $0.hasPrefix("@available") && $0.contains("deprecated") }
+    }
+
     /// `tableView(_:didSelectRowAt:)`.
     var selector: String { selectorText(baseName, parameters) }
 
@@ -45,7 +53,13 @@ struct Requirement {
         }
     }
 
-    var outputType: String { returnType ?? "Void" }
+    /// What the message answers: the return type, `T!` spelled `T?`.
+    var outputType: String { outputSpelling ?? "Void" }
+    /// The return type as a generic argument can spell it (nil for none).
+    let outputSpelling: String?
+    /// The name of the message (`FeedDelegate.scroll(to:)`), with the parameter types where
+    /// another requirement has the same selector (set once all are known).
+    var messageName = ""
 
     init(_ function: FunctionDeclSyntax, inMainActorProtocol: Bool) {
         name = function.name.text
@@ -80,14 +94,16 @@ struct Requirement {
             if parameter.ellipsis != nil { reject(parameter, .variadicParameter(displayName)) }
             let type = parameter.type
             if Self.mentions(.some, in: type) { reject(type, .someParameter(displayName)) }
-            if Self.isInout(type) { reject(type, .inoutParameter(displayName)) }
+            let shape = ParameterShape(type)
+            if shape.isSending { reject(type, .sendingParameter(displayName)) }
             if Self.isNonEscapingClosure(type) { reject(type, .nonEscapingClosure(displayName)) }
             parameters.append(
                 Parameter(
                     label: first == "_" ? nil : first,
                     name: declaredName == "_" ? "argument\(index)" : declaredName,
                     declaredType: type.trimmedDescription,
-                    valueType: Self.valueType(of: type)))
+                    valueType: shape.inputType,
+                    convention: shape.convention))
         }
         self.parameters = parameters
 
@@ -95,6 +111,7 @@ struct Requirement {
         returnType = returned.flatMap {
             ["Void", "Swift.Void", "()"].contains($0.trimmedDescription) ? nil : $0.trimmedDescription
         }
+        outputSpelling = returnType == nil ? nil : returned.map(ParameterShape.optionalSpelling)
         returnsOptional = returned.map(Self.isOptional) ?? false
         if Self.mentions(.Self, in: function.signature) { reject(function.signature, .usesSelf) }
 
@@ -133,8 +150,13 @@ struct Requirement {
     }
 
     /// Names each requirement's message after its method and labels (`tableViewDidSelectRowAt`),
-    /// with the labels spelled out (`tableView__didSelectRowAt`) where two would share a name.
+    /// with the labels spelled out (`tableView__didSelectRowAt`) where two would share a name, and
+    /// the parameter types that tell apart overloads that differ only in types
+    /// (`webViewDecidePolicyForDecisionHandler_WKNavigationAction`): their message names then
+    /// carry every parameter type (`webView(_: WKWebView, decidePolicyFor: WKNavigationAction, …)`).
     static func assigningMemberNames(_ requirements: [Requirement]) -> [Requirement] {
+        let selectorCounts = Dictionary(requirements.map { ($0.selector, 1) }, uniquingKeysWith: +)
+        let overloaded = requirements.map { selectorCounts[$0.selector, default: 0] > 1 }
         func readable(_ requirement: Requirement) -> String {
             requirement.baseName
                 + requirement.parameters.compactMap(\.label).map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
@@ -144,9 +166,15 @@ struct Requirement {
         }
         let readableCounts = Dictionary(requirements.map { (readable($0), 1) }, uniquingKeysWith: +)
         var taken: Set<String> = []
-        return requirements.map { requirement in
+        return requirements.enumerated().map { index, requirement in
             var named = requirement
             var candidate = readableCounts[readable(requirement)] == 1 ? readable(requirement) : spelledOut(requirement)
+            named.messageName = requirement.selector
+            if overloaded[index] {
+                named.messageName = requirement.typedSelector
+                let siblings = requirements.filter { $0.selector == requirement.selector }
+                candidate = readable(requirement) + "_" + requirement.distinguishingTypes(among: siblings)
+            }
             if taken.contains(candidate) {
                 var suffix = 2
                 while taken.contains("\(candidate)_\(suffix)") { suffix += 1 }
@@ -159,13 +187,23 @@ struct Requirement {
         }
     }
 
-    private static func mentions(_ kind: Keyword, in node: some SyntaxProtocol) -> Bool {
-        node.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .keyword(kind) }
+    /// `webView(_: WKWebView, decidePolicyFor: WKNavigationAction)`: the selector with the types.
+    var typedSelector: String {
+        baseName + "(" + parameters.map { ($0.label ?? "_") + ": " + $0.valueType }.joined(separator: ", ") + ")"
     }
 
-    private static func isInout(_ type: TypeSyntax) -> Bool {
-        guard let attributed = type.as(AttributedTypeSyntax.self) else { return false }
-        return attributed.specifiers.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .keyword(.inout) }
+    /// The parameter types (as identifier characters) where this requirement differs from a
+    /// sibling with the same selector, joined by `_`; the return type if only that differs.
+    func distinguishingTypes(among siblings: [Requirement]) -> String {
+        let differing = parameters.indices.filter { index in
+            siblings.contains { $0.parameters[index].valueType != parameters[index].valueType }
+        }
+        let types = differing.isEmpty ? [outputType] : differing.map { parameters[$0].valueType }
+        return types.map { type in String(type.map { $0.isLetter || $0.isNumber ? $0 : "_" }) }.joined(separator: "_")
+    }
+
+    private static func mentions(_ kind: Keyword, in node: some SyntaxProtocol) -> Bool {
+        node.tokens(viewMode: .sourceAccurate).contains { $0.tokenKind == .keyword(kind) }
     }
 
     private static func isNonEscapingClosure(_ type: TypeSyntax) -> Bool {
@@ -182,15 +220,6 @@ struct Requirement {
             || type.trimmedDescription.hasPrefix("Optional<") || type.trimmedDescription.hasPrefix("Swift.Optional<")
     }
 
-    /// The type without the attributes that only a parameter can have (`@escaping`, `@autoclosure`).
-    private static func valueType(of type: TypeSyntax) -> String {
-        guard let attributed = type.as(AttributedTypeSyntax.self) else { return type.trimmedDescription }
-        let kept = attributed.attributes.filter { element in
-            let name = element.as(AttributeSyntax.self)?.attributeName.trimmedDescription
-            return name != "escaping" && name != "autoclosure"
-        }
-        return attributed.with(\.attributes, kept).trimmedDescription
-    }
 }
 
 private func selectorText(_ baseName: String, _ parameters: [Requirement.Parameter]) -> String {

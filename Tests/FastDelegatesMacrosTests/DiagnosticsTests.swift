@@ -46,19 +46,21 @@ struct DiagnosticsTests {
                 "@DelegateProxy forwards methods only: make this subscript a method, or move it to another protocol"),
         Case(
             shape: "static requirement", requirement: "static func make()", marker: "static",
-            message: "@DelegateProxy cannot forward a static requirement: listeners are instances"),
+            message:
+                "@DelegateProxy cannot forward a static requirement: listeners are instances; make it an instance method, or move it to another protocol"
+        ),
         Case(
             shape: "initializer", requirement: "init(name: String)", marker: "init(",
             message: "@DelegateProxy cannot forward an initializer: a listener already exists when it joins"),
         Case(
             shape: "associated type", requirement: "associatedtype Item", marker: "associatedtype",
             message:
-                "@DelegateProxy cannot forward a protocol with an associated type: one proxy must serve every conformer"
+                "@DelegateProxy cannot forward a protocol with an associated type: one proxy must serve every conformer; use a concrete type (or 'any P') instead"
         ),
         Case(
-            shape: "inout", requirement: "func adjust(_ offset: inout Double)", marker: "inout",
+            shape: "sending", requirement: "func take(_ value: sending Payload)", marker: "sending",
             message:
-                "@DelegateProxy cannot forward the 'inout' parameter 'offset': every listener would share it; return the new value instead"
+                "@DelegateProxy cannot forward the 'sending' parameter 'value': one value cannot go to several listeners; remove 'sending' (or pass a copy the listeners may share)"
         ),
         Case(
             shape: "variadic", requirement: "func select(_ rows: Int...)", marker: "Int...",
@@ -143,15 +145,15 @@ struct DiagnosticsTests {
         assertRejected(
             """
             @DelegateProxy
-            protocol Feed: AnyObject & Refreshing {
+            protocol Feed: AnyObject & Equatable {
                 func refresh()
             }
             """,
             [
                 (
-                    "Refreshing",
-                    "@DelegateProxy cannot see the requirements 'Refreshing' adds, so the proxy could not conform: "
-                        + "inherit only from AnyObject and Sendable, and declare the requirements here"
+                    "Equatable",
+                    "@DelegateProxy forwards the requirements of parents that are @DelegateProxy protocols themselves, "
+                        + "and 'Equatable' cannot be: inherit only from AnyObject, Sendable and @DelegateProxy protocols"
                 )
             ])
         let (expanded, diagnostics) = expand(
@@ -160,39 +162,50 @@ struct DiagnosticsTests {
         #expect(expanded.contains("let chain: FastDelegates.ConcurrentDelegateChain"))
     }
 
-    @Test("Overloads that differ only in types: an error on the second")
-    func overloadByTypes() {
+    @Test("Overloads that differ only in the return type: an error on the second")
+    func overloadByReturnType() {
         assertRejected(
             """
             @DelegateProxy
             protocol Feed: AnyObject {
-                func scroll(to offset: Double)
-                func scroll(to offset: Int) // second
+                func offset(at row: Int) -> Double?
+                func offset(at row: Int) -> Int? // second
             }
             """,
             [
                 (
                     "// second",
-                    "@DelegateProxy needs distinct names: another requirement is also 'scroll(to:)'; give one of them other argument labels"
+                    "@DelegateProxy needs distinct requirements: another requirement is also 'offset(at:)' with the same parameter types; give one of them other argument labels or parameter types"
                 )
             ])
     }
 
-    @Test("Inherited requirements cannot be seen: an error on the parent, one per parent")
-    func inheritedRequirements() {
+    @Test(
+        "A parent that no @DelegateProxy protocol can refine: one error on it, naming the fix",
+        arguments: ["Hashable", "NSObjectProtocol", "Identifiable"])
+    func unproxiedParent(parent: String) {
         assertRejected(
             """
             @DelegateProxy
-            protocol Feed: AnyObject, ScrollDelegate, Sendable {
+            protocol Feed: \(parent) {
                 func refresh()
             }
             """,
             [
                 (
-                    "ScrollDelegate",
-                    "@DelegateProxy cannot see the requirements 'ScrollDelegate' adds, so the proxy could not conform: inherit only from AnyObject and Sendable, and declare the requirements here"
+                    "protocol Feed",
+                    "@DelegateProxy forwards the requirements of parents that are @DelegateProxy protocols themselves, "
+                        + "and '\(parent)' cannot be: inherit only from AnyObject, Sendable and @DelegateProxy protocols"
                 )
             ])
+    }
+
+    @Test("A protocol that refines another is class-bound: no error, whatever else it inherits")
+    func refiningIsClassBound() {
+        let (expanded, diagnostics) = expand(
+            "@DelegateProxy\nprotocol Feed: ScrollDelegate, Sendable {\n    func refresh()\n}")
+        #expect(diagnostics.isEmpty)
+        #expect(expanded.contains("final class FeedProxy: Feed, FastDelegates.ConcurrentDelegateForwarding {"))
     }
 
     @Test("A protocol that is not class-bound")

@@ -14,7 +14,9 @@ struct GenerationRulesTests {
             }
             """)
         #expect(diagnostics.isEmpty)
-        #expect(expanded.contains("public final class TickListenerProxy: TickListener {"))
+        #expect(
+            expanded.contains(
+                "public final class TickListenerProxy: TickListener, FastDelegates.ConcurrentDelegateForwarding {"))
         #expect(!expanded.contains("@MainActor"))
         #expect(expanded.contains("public let chain: FastDelegates.ConcurrentDelegateChain"))
         #expect(expanded.contains("public init(mode: FastDelegates.ConcurrentDelegateChain.Mode = .nonBreaking)"))
@@ -37,7 +39,7 @@ struct GenerationRulesTests {
             """)
         #expect(diagnostics.isEmpty)
         #expect(!expanded.contains("@MainActor"))
-        #expect(expanded.contains("\nfinal class LoggerProxy: Logger {"))
+        #expect(expanded.contains("\nfinal class LoggerProxy: Logger, FastDelegates.DelegateForwarding {"))
         #expect(expanded.contains("let chain: FastDelegates.DelegateChain"))
         #expect(expanded.contains("var loggerResponder: FastDelegates.AnyResponder {"))
         #expect(expanded.contains("FastDelegates.Responses<Self>()"))
@@ -54,7 +56,8 @@ struct GenerationRulesTests {
                 func refresh()
             }
             """)
-        #expect(expanded.contains("@MainActor\nfinal class FeedProxy: Feed {"))
+        #expect(
+            expanded.contains("@MainActor\nfinal class FeedProxy: Feed, FastDelegates.MainActorDelegateForwarding {"))
         #expect(expanded.contains("let chain: FastDelegates.DelegateChain"))
         #expect(expanded.contains("@MainActor var feedResponder: FastDelegates.AnyResponder"))
     }
@@ -97,7 +100,7 @@ struct GenerationRulesTests {
         #expect(expanded.contains("extension Feed.Parts.Delegate {"))
         #expect(expanded.contains(".on(Feed.Parts.DelegateMessages.refresh)"))
         #expect(expanded.contains("Message<Void, Void>(\"Feed.Parts.Delegate.refresh()\")"))
-        #expect(expanded.contains("        final class DelegateProxy: Delegate {"))
+        #expect(expanded.contains("        final class DelegateProxy: Delegate, FastDelegates.DelegateForwarding {"))
     }
 
     @Test("Every library name is qualified with the module")

@@ -69,3 +69,31 @@ extension AnswerCombination where Output == Bool, Result == Bool {
         }
     }
 }
+
+// The combinations of answers of the same type as the result: what a `@DelegateProxy`
+// requirement's `@DelegateCombining` names, since a proxy's method returns what each listener's
+// method returns.
+
+extension AnswerCombination where Output == Result, Result: RangeReplaceableCollection {
+    /// Every live responder's collection, joined in responder order (empty when nobody answers):
+    /// `@DelegateCombining(.all) func menuItems() -> [MenuItem]` returns every listener's items.
+    @inlinable
+    public static var all: Self {
+        AnswerCombination(initial: Result()) { result, output in
+            result.append(contentsOf: output)
+            return false
+        }
+    }
+}
+
+extension AnswerCombination where Output == Result, Result: ExpressibleByNilLiteral {
+    /// The first live responder's answer, itself optional (nil when nobody answers); later
+    /// responders are not called: `@DelegateCombining(.first) func title() -> String?`.
+    @inlinable
+    public static var first: Self {
+        AnswerCombination(initial: nil) { result, output in
+            result = output
+            return true
+        }
+    }
+}

@@ -38,7 +38,25 @@ public macro DelegateDefault<Value>(_ value: Value) =
 /// Makes a `@DelegateProxy` proxy ask every listener for this requirement and combine their
 /// answers: `@DelegateCombining(.allTrue) func shouldBeginEditing() -> Bool`. The
 /// combination's initial value is the answer when no listener responds.
+///
+/// A proxy's method returns what each listener's method returns, so the combination's answers
+/// and result have the requirement's return type: `.allTrue` and `.anyTrue` (`Bool`),
+/// `.reduce(initial, next)`, `.all` (a collection: every listener's elements joined in order)
+/// and `.first` (an `Optional`: the first listener's answer).
 @attached(peer)
-public macro DelegateCombining<Output, Result>(_ combination: AnswerCombination<Output, Result>) =
+public macro DelegateCombining<Answer>(_ combination: AnswerCombination<Answer, Answer>) =
+    #externalMacro(module: "FastDelegatesMacros", type: "RequirementMarkerMacro")
+
+/// `@DelegateCombining(.all)`: every listener's collection joined in order. The attribute
+/// cannot see the requirement's return type; the proxy's method type-checks the combination
+/// against it.
+@attached(peer)
+public macro DelegateCombining(_ combination: AnswerCombination<[Any], [Any]>) =
+    #externalMacro(module: "FastDelegatesMacros", type: "RequirementMarkerMacro")
+
+/// `@DelegateCombining(.first)`: the first listener's optional answer. The attribute cannot see
+/// the requirement's return type; the proxy's method type-checks the combination against it.
+@attached(peer)
+public macro DelegateCombining(_ combination: AnswerCombination<Any?, Any?>) =
     #externalMacro(module: "FastDelegatesMacros", type: "RequirementMarkerMacro")
 #endif
