@@ -12,7 +12,9 @@
 /// ```
 ///
 /// The handlers of the first responder given for a class serve every later responder whose target
-/// has exactly that class (a subclass gets its own). Not `Sendable`: keep it with its chain, as a
+/// has exactly that class (a subclass gets its own). A handler that a ``RequirementMessage`` send
+/// found declining (the class does not implement that requirement) is left out: a later listener
+/// of the class never registers it. Not `Sendable`: keep it with its chain, as a
 /// proxy does.
 ///
 /// - Complexity: O(1) expected per call; one entry per class seen.
@@ -29,9 +31,13 @@ public final class ResponderCache {
     /// extension's `responder` does), not on the target they were built for.
     public func shared(_ responder: AnyResponder) -> AnyResponder {
         let key = ObjectIdentifier(type(of: responder.target))
-        guard let shared = handlers[key] else {
+        guard var shared = handlers[key] else {
             handlers[key] = responder.handlers
             return responder
+        }
+        if shared.values.contains(where: { $0.status == .declined }) {
+            shared = shared.filter { $0.value.status != .declined }
+            handlers[key] = shared
         }
         return AnyResponder(responder.target, handlers: shared)
     }
@@ -61,7 +67,12 @@ public final class SendableResponderCache: Sendable {
         let key = ObjectIdentifier(type(of: responder.target))
         let own = Unchecked(responder.handlers)
         let shared = handlers.withLock { handlers in
-            if let shared = handlers[key] { return shared }
+            if let shared = handlers[key] {
+                guard shared.value.values.contains(where: { $0.status == .declined }) else { return shared }
+                let kept = Unchecked(shared.value.filter { $0.value.status != .declined })
+                handlers[key] = kept
+                return kept
+            }
             handlers[key] = own
             return own
         }
