@@ -44,6 +44,10 @@ bool cdt_decline_disarm(cdt_decline_record previous);
 /// `listener`, marks it declined and returns true; otherwise returns false and changes nothing.
 bool cdt_decline_claim(uint32_t message, const void *listener);
 
+/// Test hook: how many times this thread called `cdt_decline_claim` (every run of a generated
+/// default, armed or not).
+uint64_t cdt_decline_debug_claim_calls(void);
+
 #ifdef __cplusplus
 }
 #endif
