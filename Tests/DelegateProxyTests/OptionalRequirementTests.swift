@@ -229,7 +229,9 @@ struct OptionalRequirementTests {
 @MainActor
 @Suite("Completion handlers of a @DelegateProxy protocol")
 struct CompletionHandlerTests {
-    @Test("No listener: the proxy completes once with the default", arguments: [FastDelegates.DelegateChain.Mode.nonBreaking, .breaking])
+    @Test(
+        "No listener: the proxy completes once with the default",
+        arguments: [FastDelegates.DelegateChain.Mode.nonBreaking, .breaking])
     func noListener(mode: FastDelegates.DelegateChain.Mode) {
         let proxy = PageNavigationDelegateProxy(mode: mode)
         var policies: [NavigationPolicy] = []
@@ -249,7 +251,9 @@ struct CompletionHandlerTests {
         #expect(finished == 1)
     }
 
-    @Test("Two implementers: completed once, by the first", arguments: [FastDelegates.DelegateChain.Mode.nonBreaking, .breaking])
+    @Test(
+        "Two implementers: completed once, by the first",
+        arguments: [FastDelegates.DelegateChain.Mode.nonBreaking, .breaking])
     func twoImplementers(mode: FastDelegates.DelegateChain.Mode) {
         let log = EventLog()
         let proxy = PageNavigationDelegateProxy(mode: mode)
@@ -265,7 +269,9 @@ struct CompletionHandlerTests {
         #expect(log.events == ["first.decide(a)", "first.decide(a)"])
     }
 
-    @Test("A decliner first and an implementer second: the implementer, once", arguments: [FastDelegates.DelegateChain.Mode.nonBreaking, .breaking])
+    @Test(
+        "A decliner first and an implementer second: the implementer, once",
+        arguments: [FastDelegates.DelegateChain.Mode.nonBreaking, .breaking])
     func declinerThenImplementer(mode: FastDelegates.DelegateChain.Mode) {
         let log = EventLog()
         let proxy = PageNavigationDelegateProxy(mode: mode)

@@ -65,8 +65,9 @@ struct SendableOptionalRequirementTests {
         #expect(!proxy.chain.responds(to: TransferDelegateMessages.destinationFor))
     }
 
-    @Test("A completion handler: completed once with the default, or once by the first implementer",
-          arguments: [ConcurrentDelegateChain.Mode.nonBreaking, .breaking])
+    @Test(
+        "A completion handler: completed once with the default, or once by the first implementer",
+        arguments: [ConcurrentDelegateChain.Mode.nonBreaking, .breaking])
     func completionOnce(mode: ConcurrentDelegateChain.Mode) {
         let proxy = TransferDelegateProxy(mode: mode)
         let counter = ProgressCounter()

@@ -111,7 +111,8 @@ struct DiagnosticsTests {
             shape: "default parameter that is not a parameter",
             requirement: "@DelegateDefault(parameter: \"index\") func willSelect(row: Int) -> Int?",
             marker: "@DelegateDefault",
-            message: "@DelegateDefault(parameter:) names 'index', which is not a parameter of this method (its parameters: row)"
+            message:
+                "@DelegateDefault(parameter:) names 'index', which is not a parameter of this method (its parameters: row)"
         ),
         Case(
             shape: "completion handler with a non-Optional argument and no default",

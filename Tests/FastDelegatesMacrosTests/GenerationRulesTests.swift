@@ -206,7 +206,8 @@ struct GenerationRulesTests {
         #expect(expanded.contains("declines(SizingMessages.title, self)\n        return nil"))
         #expect(
             expanded.contains(
-                "let combination: FastDelegates.AnswerCombination<Int, Int> = .reduce(0, +)\n        return combination.initial"))
+                "let combination: FastDelegates.AnswerCombination<Int, Int> = .reduce(0, +)\n        return combination.initial"
+            ))
     }
 
     @Test("@DelegateDefault(parameter:) answers with that parameter, in the proxy and in the default")
