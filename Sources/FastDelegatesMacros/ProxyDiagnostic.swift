@@ -26,6 +26,9 @@ enum ProxyDiagnostic: DiagnosticMessage {
     case defaultOnVoid
     case combiningOnVoid
     case defaultAndCombining
+    case defaultParameterNotFound(name: String, parameters: [String])
+    case completionWithoutDefault(method: String, arguments: [String])
+    case completionHandlerMarkerMisplaced
 
     var message: String {
         switch self {
@@ -84,12 +87,22 @@ enum ProxyDiagnostic: DiagnosticMessage {
             "'\(method)' returns '\(returnType)', which the proxy must answer when no listener responds: "
                 + "add @DelegateDefault(value), or @DelegateCombining(combination), or return an Optional"
         case .defaultOnVoid:
-            "@DelegateDefault has no effect on a method that returns nothing: remove it"
+            "@DelegateDefault has no effect on a method that returns nothing and takes no completion handler: remove it"
         case .combiningOnVoid:
             "@DelegateCombining has no effect on a method that returns nothing: remove it"
         case .defaultAndCombining:
             "@DelegateDefault and @DelegateCombining both say what to answer: keep one "
                 + "(a combination's initial value is its answer when no listener responds)"
+        case .defaultParameterNotFound(let name, let parameters):
+            "@DelegateDefault(parameter:) names '\(name)', which is not a parameter of this method"
+                + (parameters.isEmpty ? "" : " (its parameters: \(parameters.joined(separator: ", ")))")
+        case .completionWithoutDefault(let method, let arguments):
+            "'\(method)' takes a completion handler that the proxy must call with '(\(arguments.joined(separator: ", ")))' "
+                + "when no listener implements it: add @DelegateDefault(value) (a tuple for several arguments), "
+                + "or @DelegateDefault(parameter: \"name\") to pass one of the method's parameters"
+        case .completionHandlerMarkerMisplaced:
+            "@DelegateCompletionHandler marks the last parameter as the completion handler, but it is not an "
+                + "'@escaping' closure that returns nothing"
         }
     }
 

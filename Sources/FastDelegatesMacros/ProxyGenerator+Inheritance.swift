@@ -61,7 +61,7 @@ extension ProxyGenerator {
         let methods = proto.requirements.map { requirement in
             forwardingMethod(
                 requirement, message: proto.qualifiedMessagesName + "." + requirement.memberName,
-                chain: "self.forwardingChain", prefix: isolation)
+                chain: "self.forwardingChain", prepared: false, prefix: isolation)
         }
         let declaration: DeclSyntax = """
             extension \(type.trimmed) where Self: \(raw: forwardingProtocol) {

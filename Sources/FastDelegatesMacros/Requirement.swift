@@ -30,6 +30,8 @@ struct Requirement {
     let defaultValue: String?
     /// The `@DelegateCombining` argument, as written.
     let combination: String?
+    /// The completion handler the proxy hands to one listener (see `CompletionHandler`).
+    let completion: CompletionHandler?
     /// The requirement's other attributes (`@discardableResult`, `@available`), for the proxy.
     let attributes: [String]
     let diagnostics: [Diagnostic]
@@ -106,6 +108,9 @@ struct Requirement {
                     convention: shape.convention))
         }
         self.parameters = parameters
+        let completion = CompletionHandler(
+            function, parameterName: { parameters[$0].name }, reject: { reject(function.name, $0) })
+        self.completion = completion
 
         let returned = function.signature.returnClause?.type
         returnType = returned.flatMap {
@@ -128,8 +133,10 @@ struct Requirement {
             }
             switch attribute.attributeName.trimmedDescription {
             case "DelegateDefault", "FastDelegates.DelegateDefault":
-                defaultValue = argument
-                if returnType == nil { reject(attribute, .defaultOnVoid) }
+                defaultValue = Self.defaultValue(of: attribute, parameters: parameters) { reject(attribute, $0) }
+                if returnType == nil, completion == nil { reject(attribute, .defaultOnVoid) }
+            case "DelegateCompletionHandler", "FastDelegates.DelegateCompletionHandler":
+                break
             case "DelegateCombining", "FastDelegates.DelegateCombining":
                 combination = argument
                 if returnType == nil { reject(attribute, .combiningOnVoid) }
@@ -139,6 +146,12 @@ struct Requirement {
         }
         if defaultValue != nil, combination != nil {
             reject(function.name, .defaultAndCombining)
+        }
+        if let completion, defaultValue == nil, !completion.completesWithoutDefault {
+            reject(
+                function.name,
+                .completionWithoutDefault(
+                    method: selectorText(baseName, parameters), arguments: completion.argumentTypes))
         }
         if let returnType, !returnsOptional, defaultValue == nil, combination == nil {
             reject(function.name, .missingDefault(method: selectorText(baseName, parameters), returnType: returnType))

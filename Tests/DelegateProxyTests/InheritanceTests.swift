@@ -70,16 +70,16 @@ final class GridListener: FamilyListener, GridDelegate {}
 
 /// A `Sendable` parent and child: over `ConcurrentDelegateChain`.
 @DelegateProxy
-protocol TransferDelegate: AnyObject, Sendable {
+protocol TransferBaseDelegate: AnyObject, Sendable {
     func transferDidStart(_ id: Int)
 }
 
 @DelegateProxy
-protocol UploadDelegate: TransferDelegate, Sendable {
+protocol UploadDelegate: TransferBaseDelegate, Sendable {
     @DelegateDefault(false) func uploadShouldRetry(_ id: Int) -> Bool
 }
 
-final class TransferListener: TransferDelegate {
+final class TransferListener: TransferBaseDelegate {
     let started = Counter()
     func transferDidStart(_ id: Int) { started.add(id) }
 }

@@ -15,8 +15,10 @@ final class Navigation {}
 /// for a response) and its implicitly unwrapped `WKNavigation!`.
 @DelegateProxy
 protocol NavigationDelegate: AnyObject {
+    @DelegateDefault(true)
     func webView(
         _ webView: WebView, decidePolicyFor action: NavigationAction, decisionHandler: @escaping (Bool) -> Void)
+    @DelegateDefault(true)
     func webView(
         _ webView: WebView, decidePolicyFor response: NavigationResponse, decisionHandler: @escaping (Bool) -> Void)
     func webView(_ webView: WebView, didFinish navigation: Navigation!)

@@ -95,7 +95,9 @@ struct DiagnosticsTests {
         Case(
             shape: "default on a void method", requirement: "@DelegateDefault(1) func refresh()",
             marker: "@DelegateDefault",
-            message: "@DelegateDefault has no effect on a method that returns nothing: remove it"),
+            message:
+                "@DelegateDefault has no effect on a method that returns nothing and takes no completion handler: remove it"
+        ),
         Case(
             shape: "combining on a void method", requirement: "@DelegateCombining(.allTrue) func refresh()",
             marker: "@DelegateCombining",
@@ -106,6 +108,27 @@ struct DiagnosticsTests {
             marker: "func ok",
             message:
                 "@DelegateDefault and @DelegateCombining both say what to answer: keep one (a combination's initial value is its answer when no listener responds)"
+        ),
+        Case(
+            shape: "default parameter that is not a parameter",
+            requirement: "@DelegateDefault(parameter: \"index\") func willSelect(row: Int) -> Int?",
+            marker: "@DelegateDefault",
+            message:
+                "@DelegateDefault(parameter:) names 'index', which is not a parameter of this method (its parameters: row)"
+        ),
+        Case(
+            shape: "completion handler with a non-Optional argument and no default",
+            requirement: "func decide(for url: String, decisionHandler: @escaping (Int) -> Void)",
+            marker: "func decide",
+            message:
+                "'decide(for:decisionHandler:)' takes a completion handler that the proxy must call with '(Int)' when no listener implements it: add @DelegateDefault(value) (a tuple for several arguments), or @DelegateDefault(parameter: \"name\") to pass one of the method's parameters"
+        ),
+        Case(
+            shape: "completion handler marker on a method without a closure last",
+            requirement: "@DelegateCompletionHandler func decide(for url: String)",
+            marker: "func decide",
+            message:
+                "@DelegateCompletionHandler marks the last parameter as the completion handler, but it is not an '@escaping' closure that returns nothing"
         ),
     ]
 

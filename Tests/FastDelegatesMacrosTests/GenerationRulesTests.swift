@@ -98,7 +98,8 @@ struct GenerationRulesTests {
             """)
         #expect(diagnostics.isEmpty)
         #expect(expanded.contains("extension Feed.Parts.Delegate {"))
-        #expect(expanded.contains(".on(Feed.Parts.DelegateMessages.refresh)"))
+        #expect(expanded.contains(".on(requirement: Feed.Parts.DelegateMessages.refresh)"))
+        #expect(expanded.contains("declines(Feed.Parts.DelegateMessages.refresh, self)"))
         #expect(expanded.contains("Message<Void, Void>(\"Feed.Parts.Delegate.refresh()\")"))
         #expect(expanded.contains("        final class DelegateProxy: Delegate, FastDelegates.DelegateForwarding {"))
     }
@@ -169,15 +170,15 @@ struct GenerationRulesTests {
             """
             @DelegateProxy
             protocol Loader: AnyObject {
-                func load(_: String, completion: @escaping @Sendable (Int) -> Void)
+                func load(_: String, progress: @escaping @Sendable (Int) -> Void)
                 func cancel(handler: (() -> Void)?)
                 @discardableResult func `default`(for key: String) -> Int?
             }
             """)
         #expect(diagnostics.isEmpty)
         #expect(expanded.contains("FastDelegates.Message<(String, @Sendable (Int) -> Void), Void>"))
-        #expect(expanded.contains("func load(_ argument0: String, completion: @escaping @Sendable (Int) -> Void) {"))
-        #expect(expanded.contains("(argument0, completion))"))
+        #expect(expanded.contains("func load(_ argument0: String, progress: @escaping @Sendable (Int) -> Void) {"))
+        #expect(expanded.contains("(argument0, progress))"))
         #expect(expanded.contains("FastDelegates.Message<(() -> Void)?, Void>"))
         #expect(expanded.contains("@discardableResult\n    func `default`(for key: String) -> Int? {"))
         #expect(expanded.contains("static let defaultFor ="))
@@ -197,11 +198,67 @@ struct GenerationRulesTests {
             }
             """)
         #expect(diagnostics.isEmpty)
-        #expect(expanded.contains("private let _titleMessage = FastDelegates.PreparedMessage(SizingMessages.title)"))
+        #expect(expanded.contains("private let _titleMessage = FastDelegates.RequirementMessage(SizingMessages.title)"))
         #expect(expanded.contains("self.chain.send(self._titleMessage, ())"))
         #expect(expanded.contains("self.chain.send(self._heightForRowMessage, row, default: 44.0)"))
         #expect(expanded.contains("self.chain.send(self._nameMessage, (), default: \"none\")"))
         #expect(expanded.contains("self.chain.send(self._badgesMessage, (), combining: .reduce(0, +))"))
+        // The defaults a listener inherits answer the same.
+        #expect(expanded.contains("func height(forRow row: Int) -> Double {"))
+        #expect(expanded.contains("declines(SizingMessages.heightForRow, self)\n        return 44.0"))
+        #expect(expanded.contains("declines(SizingMessages.title, self)\n        return nil"))
+        #expect(
+            expanded.contains(
+                "let combination: FastDelegates.AnswerCombination<Int, Int> = .reduce(0, +)\n        return combination.initial"
+            ))
+    }
+
+    @Test("@DelegateDefault(parameter:) answers with that parameter, in the proxy and in the default")
+    func parameterDefault() {
+        let (expanded, diagnostics) = expand(
+            """
+            @DelegateProxy
+            protocol Table: AnyObject {
+                @DelegateDefault(parameter: "indexPath") func tableView(_ tableView: Int, willSelectRowAt indexPath: Int) -> Int?
+            }
+            """)
+        #expect(diagnostics.isEmpty)
+        #expect(expanded.contains("(tableView, indexPath), default: indexPath)"))
+        #expect(expanded.contains("declines(TableMessages.tableViewWillSelectRowAt, self)\n        return indexPath"))
+    }
+
+    @Test("Completion handlers: sent to the first implementer, or completed once by the proxy and the default")
+    func completionHandlers() {
+        let (expanded, diagnostics) = expand(
+            """
+            @DelegateProxy
+            protocol Web: AnyObject {
+                @DelegateDefault(Policy.allow) func decide(_ url: String, decisionHandler: @escaping (Policy) -> Void)
+                @DelegateDefault((Disposition.performDefaultHandling, Credential?.none))
+                func challenge(_ host: String, completionHandler: @escaping (Disposition, Credential?) -> Void)
+                func prepare(_ url: String, completion: @escaping (String?) -> Void)
+                @DelegateCompletionHandler func finish(then done: @escaping () -> Void)
+                func observe(_ handler: @escaping (Int) -> Void)
+            }
+            """)
+        #expect(diagnostics.isEmpty)
+        #expect(
+            expanded.contains(
+                "if !self.chain.sendToFirst(self._decideDecisionHandlerMessage, (url, decisionHandler)) {\n            decisionHandler(Policy.allow)\n        }"
+            ))
+        #expect(
+            expanded.contains(
+                "let value: (Disposition, Credential?) = (Disposition.performDefaultHandling, Credential?.none)\n            completionHandler(value.0, value.1)"
+            ))
+        #expect(expanded.contains("completion(nil)"))
+        #expect(expanded.contains("if !self.chain.sendToFirst(self._finishThenMessage, done) {\n            done()"))
+        // The default completes only when no send is asking it (then it declines, not completing).
+        #expect(
+            expanded.contains(
+                "if !FastDelegates.RequirementDefaults.declines(WebMessages.decideDecisionHandler, self) {\n            decisionHandler(Policy.allow)"
+            ))
+        // A closure with another name and no marker is an ordinary parameter.
+        #expect(expanded.contains("self.chain.send(self._observeMessage, handler)"))
     }
 
     @Test("The responder is named after the protocol, leading acronyms lowercased")

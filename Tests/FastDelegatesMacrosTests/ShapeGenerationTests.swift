@@ -33,7 +33,7 @@ struct ShapeGenerationTests {
         #expect(
             expanded.contains(
                 "self.forwardingResponders.shared(listener.tableDelegateResponder)"))
-        #expect(expanded.contains("self.forwardingChain.send(TableDelegateMessages.didSelect, row)"))
+        #expect(expanded.contains("self.forwardingChain.send(requirement: TableDelegateMessages.didSelect, row)"))
         // The proxy's own requirement keeps its prepared message.
         #expect(expanded.contains("self.chain.send(self._didSelectMessage, row)"))
         #expect(expanded.contains("public var forwardingChain: FastDelegates.DelegateChain {"))
@@ -45,7 +45,9 @@ struct ShapeGenerationTests {
             """
             @DelegateProxy
             protocol Navigation: AnyObject {
+                @DelegateDefault(true)
                 func webView(_ webView: WebView, decidePolicyFor action: Action, decisionHandler: @escaping (Bool) -> Void)
+                @DelegateDefault(true)
                 func webView(_ webView: WebView, decidePolicyFor response: Response, decisionHandler: @escaping (Bool) -> Void)
             }
             """)

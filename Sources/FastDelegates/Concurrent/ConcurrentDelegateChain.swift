@@ -420,7 +420,7 @@ public final class ConcurrentDelegateChain: Sendable, SendableDelegateRegisterin
     /// inside a handler (of any concurrent chain) it leaves that to the thread's outermost
     /// dispatch, when it leaves, so that deinits it runs (of removed strong targets) run outside
     /// every dispatch.
-    private func reclaimRetired() {
+    func reclaimRetired() {
         if let record = currentDispatchRecord() {
             record.deferReclaim(of: cell)
         } else {
@@ -430,7 +430,7 @@ public final class ConcurrentDelegateChain: Sendable, SendableDelegateRegisterin
 
     /// Builds and publishes a snapshot of `state`'s listed registrations; the one it displaces
     /// is retired.
-    private func publish(_ state: inout State, garbage: inout Garbage) {
+    func publish(_ state: inout State, garbage: inout Garbage) {
         let listed = state.list.entries.filter { !$0.isUnlisted }
         cell.publish(ConcurrentSnapshot(registrations: listed), readSide: readSide)
     }

@@ -23,6 +23,11 @@
 /// `feedScrollDelegateResponder`, which puts any conformer on any dispatcher. Requirements
 /// it cannot forward are reported on their declarations. Available with the package's `Macros`
 /// trait; see <doc:DelegateProxies>.
+///
+/// Requirements are optional, as in Apple's delegate protocols: the extension also gives every
+/// requirement a default implementation, so a listener implements only what it needs. A listener
+/// that does not implement a requirement is not called for it and does not count as responding
+/// (see ``RequirementMessage``).
 @attached(peer, names: suffixed(Messages), suffixed(Proxy))
 @attached(extension, names: arbitrary)
 public macro DelegateProxy() = #externalMacro(module: "FastDelegatesMacros", type: "DelegateProxyMacro")
@@ -30,9 +35,32 @@ public macro DelegateProxy() = #externalMacro(module: "FastDelegatesMacros", typ
 /// What a `@DelegateProxy` proxy answers for this requirement when no listener responds.
 ///
 /// Required on a requirement with a non-`Optional` answer (unless it has
-/// ``DelegateCombining(_:)``): `@DelegateDefault(true) func shouldScrollToTop() -> Bool`.
+/// ``DelegateCombining(_:)``): `@DelegateDefault(true) func shouldScrollToTop() -> Bool`. On a
+/// requirement with a completion handler, the value the proxy completes with when no listener
+/// implements it, a tuple for several arguments:
+/// `@DelegateDefault((AuthChallengeDisposition.performDefaultHandling, URLCredential?.none))`.
+/// It is also the answer of the protocol's generated default implementation, which a listener
+/// that does not implement the requirement inherits.
 @attached(peer)
 public macro DelegateDefault<Value>(_ value: Value) =
+    #externalMacro(module: "FastDelegatesMacros", type: "RequirementMarkerMacro")
+
+/// What a `@DelegateProxy` proxy answers for this requirement when no listener implements it:
+/// the value of the method's parameter named `parameter`, as UIKit does for
+/// `@DelegateDefault(parameter: "indexPath") func tableView(_:willSelectRowAt indexPath:) -> IndexPath?`
+/// (the proposed index path). On a requirement with a completion handler, the value the proxy
+/// completes with: `@DelegateDefault(parameter: "request")`.
+@attached(peer)
+public macro DelegateDefault(parameter: String) =
+    #externalMacro(module: "FastDelegatesMacros", type: "RequirementMarkerMacro")
+
+/// Marks the last parameter of a `@DelegateProxy` requirement, an `@escaping` closure that
+/// returns nothing, as a completion handler, as its name already does for `completionHandler`,
+/// `decisionHandler` and `completion`: the proxy hands it to exactly one listener, the first
+/// that implements the requirement, and otherwise calls it once itself with the requirement's
+/// `@DelegateDefault` (a tuple for several arguments), or `nil` for an Optional argument.
+@attached(peer)
+public macro DelegateCompletionHandler() =
     #externalMacro(module: "FastDelegatesMacros", type: "RequirementMarkerMacro")
 
 /// Makes a `@DelegateProxy` proxy ask every listener for this requirement and combine their

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Storage for one handler, of any message type.
 ///
 /// Not `Sendable`: a handler may be any closure, capturing non-`Sendable` state or isolated to
@@ -5,8 +7,23 @@
 /// hands handlers to a ``ConcurrentDelegateChain``.
 @usableFromInline
 class AnyHandler {
+    /// Whether the handler is known to answer: a ``HandlerStatus`` raw value. Atomic because a
+    /// ``ConcurrentDelegateChain`` shares handlers between threads; only the sends of a
+    /// ``RequirementMessage`` (out of their fast path) read or change it.
+    let statusStorage: Atomic<UInt8>
+
     @usableFromInline
-    init() {}
+    init() { statusStorage = Atomic(HandlerStatus.verified.rawValue) }
+
+    /// A handler whose status starts as `status`.
+    init(status: HandlerStatus) { statusStorage = Atomic(status.rawValue) }
+
+    /// Whether the handler is known to answer (see ``HandlerStatus``).
+    @usableFromInline
+    var status: HandlerStatus {
+        get { HandlerStatus(rawValue: statusStorage.load(ordering: .relaxed)) ?? .verified }
+        set { statusStorage.store(newValue.rawValue, ordering: .relaxed) }
+    }
 
     /// Whether this handler forwards to its target, a dispatcher (``Responses/forwarding(_:)``).
     var forwards: Bool { false }
@@ -27,6 +44,15 @@ final class Handler<Input, Output>: AnyHandler {
     init(_ body: @escaping (AnyObject, Input) -> Output) {
         self.body = body
         forwarding = nil
+        super.init()
+    }
+
+    /// A handler whose status starts as `status`: ``HandlerStatus/unverified`` for one that
+    /// calls a requirement of a `@DelegateProxy` protocol (``Responses/on(requirement:_:)``).
+    init(_ body: @escaping (AnyObject, Input) -> Output, status: HandlerStatus) {
+        self.body = body
+        forwarding = nil
+        super.init(status: status)
     }
 
     /// A handler that forwards to its target (see ``Forwarding``).
@@ -38,6 +64,7 @@ final class Handler<Input, Output>: AnyHandler {
             // one walks `forwarding` instead (`DelegateChain.hasForwarders`).
             preconditionFailure("FastDelegates: a forwarding handler was called outside its chain's walk")
         }
+        super.init()
     }
 
     override var forwards: Bool { forwarding != nil }
@@ -84,6 +111,24 @@ struct TargetErasedBody<Target: AnyObject, Input, Output> {
     var erased: (AnyObject, Input) -> Output {
         unsafeBitCast(self, to: TargetErasedBody<AnyObject, Input, Output>.self).body
     }
+}
+
+/// Whether a handler is known to answer its message.
+///
+/// A handler built by ``Responses/on(_:_:)`` answers: it is verified from birth. A handler that
+/// calls a requirement of a `@DelegateProxy` protocol may call the protocol's generated default,
+/// which declines (its conformer does not implement the requirement): it starts unverified, and
+/// the first checking send of a ``RequirementMessage`` that calls it marks it verified or
+/// declined. Handlers are shared by every target of one class (``ResponderCache``), and a class
+/// implements a method or not, so the status holds for all of them.
+@usableFromInline
+enum HandlerStatus: UInt8 {
+    /// Answers: the sends call it on their fast path.
+    case verified
+    /// Not known yet: a checking send arms the declining record around its call.
+    case unverified
+    /// Its target's class does not implement the requirement: never called by a requirement send.
+    case declined
 }
 
 /// How a handler forwards a message to its target, a dispatcher: the dispatcher's own walk over

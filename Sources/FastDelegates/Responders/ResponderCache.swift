@@ -14,7 +14,9 @@
 /// The handlers of the first responder given for a class serve every later responder whose target
 /// has exactly that class (a subclass gets its own) and that answers the same messages: responders
 /// of two protocols for one class (a listener of two proxies that share a cache) keep their own
-/// sets. Not `Sendable`: keep it with its chain, as a proxy does.
+/// sets. A handler that a requirement's send found declining (the class does not implement that
+/// requirement: see ``RequirementMessage``) is left out, so a later listener of the class never
+/// registers it. Not `Sendable`: keep it with its chain, as a proxy does.
 ///
 /// The key is the target's class as its type metadata's address. On Apple platforms two limits
 /// follow, which generated responders never meet but a hand-built one could: instances of a class
@@ -38,9 +40,13 @@ public final class ResponderCache {
     /// extension's `responder` does), not on the target they were built for.
     public func shared(_ responder: AnyResponder) -> AnyResponder {
         let key = ResponderKey(responder.target, responder.handlers)
-        guard let shared = handlers[key] else {
+        guard var shared = handlers[key] else {
             handlers[key] = responder.handlers
             return responder
+        }
+        if shared.values.contains(where: { $0.status == .declined }) {
+            shared = shared.filter { $0.value.status != .declined }
+            handlers[key] = shared
         }
         return AnyResponder(responder.target, handlers: shared)
     }
@@ -71,7 +77,12 @@ public final class SendableResponderCache: Sendable {
         let key = ResponderKey(responder.target, responder.handlers)
         let own = Unchecked(responder.handlers)
         let shared = handlers.withLock { handlers in
-            if let shared = handlers[key] { return shared }
+            if let shared = handlers[key] {
+                guard shared.value.values.contains(where: { $0.status == .declined }) else { return shared }
+                let kept = Unchecked(shared.value.filter { $0.value.status != .declined })
+                handlers[key] = kept
+                return kept
+            }
             handlers[key] = own
             return own
         }

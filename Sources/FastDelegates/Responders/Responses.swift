@@ -64,6 +64,30 @@ public struct Responses<Target: AnyObject>: ResponseSet {
         on(message) { target, _ in handler(target) }
     }
 
+    /// These responses plus `handler` answering `message`, the message of a `@DelegateProxy`
+    /// protocol's requirement, which `handler` calls on its target: what the protocol's generated
+    /// responder writes.
+    ///
+    /// The target's method may be the protocol's generated default (its class does not implement
+    /// the requirement). A send of a ``RequirementMessage`` asks the handler once whether it
+    /// answers, and drops it from the target's responses if it declines; any other send calls it
+    /// as a handler of ``on(_:_:)``, and the default answers as the protocol documents.
+    public consuming func on<Input, Output>(
+        requirement message: Message<Input, Output>,
+        _ handler: @escaping (Target, Input) -> Output
+    ) -> Responses<Target> {
+        self.handlers[message.id] = Handler<Input, Output>(TargetErasedBody(handler).erased, status: .unverified)
+        return self
+    }
+
+    /// ``on(requirement:_:)`` for a requirement that takes no parameters.
+    public consuming func on<Output>(
+        requirement message: Message<Void, Output>,
+        _ handler: @escaping (Target) -> Output
+    ) -> Responses<Target> {
+        on(requirement: message) { target, _ in handler(target) }
+    }
+
     /// These responses plus every handler of `other`; where both answer a message, `other` wins.
     public func merging(_ other: some ResponseSet<Target>) -> Responses<Target> {
         var copy = self

@@ -50,6 +50,24 @@ public struct SendableResponses<Target: AnyObject>: ResponseSet, @unchecked Send
         on(message) { target, _ in handler(target) }
     }
 
+    /// These responses plus `handler` answering `message`, the message of a `@DelegateProxy`
+    /// protocol's requirement: see ``Responses/on(requirement:_:)``.
+    public consuming func on<Input, Output>(
+        requirement message: Message<Input, Output>,
+        _ handler: @escaping @Sendable (Target, Input) -> Output
+    ) -> SendableResponses<Target> {
+        self.handlers[message.id] = Handler<Input, Output>(TargetErasedBody(handler).erased, status: .unverified)
+        return self
+    }
+
+    /// ``on(requirement:_:)`` for a requirement that takes no parameters.
+    public consuming func on<Output>(
+        requirement message: Message<Void, Output>,
+        _ handler: @escaping @Sendable (Target) -> Output
+    ) -> SendableResponses<Target> {
+        on(requirement: message) { target, _ in handler(target) }
+    }
+
     /// These responses plus every handler of `other`; where both answer a message, `other` wins.
     public func merging(_ other: SendableResponses<Target>) -> SendableResponses<Target> {
         var copy = self

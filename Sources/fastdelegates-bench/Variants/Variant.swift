@@ -18,6 +18,7 @@ let allVariants: [Variant] = [
     MainActorVariant.variant,
     ProxyVariant.variant,
     ProxyVariant.handWritten,
+    ProxySparseVariant.variant,
     ConcurrentVariant.weak,
     ConcurrentVariant.twoThreadsShared,
     ConcurrentVariant.twoThreadsSeparate,
