@@ -7,6 +7,8 @@
 // - cdt_swift_runtime.h: Swift runtime entry points for the zeroing hold (unowned + tryRetain).
 // - cdt_debug.h: test hooks shared by the whole core (allocation-failure injection).
 // - cdt_thread.h: per-thread reader records and the park word of the concurrent chain.
+// - cdt_type_walk.h: whether a Swift type's metadata may hide a marker protocol (message
+//   identity).
 //
 // Every exported symbol is prefixed `cdt_`. The implementation's own headers (one per file of
 // Sources/CDispatchTable, layered without cycles: make c-layers) are not part of this module.
@@ -19,5 +21,6 @@
 #include "cdt_swift_runtime.h"
 #include "cdt_debug.h"
 #include "cdt_thread.h"
+#include "cdt_type_walk.h"
 
 #endif
