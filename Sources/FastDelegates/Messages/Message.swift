@@ -38,8 +38,11 @@ import CDispatchTable
 ///   (`func make<T>() -> Message<T, Void> { Message("x") }` with `T == Double` is
 ///   `Message<Double, Void>("x")`). Over an existential, generic code makes the `Sendable` message
 ///   only if its own constraints say so (`T: Sendable`): with `T == any Sendable`, an
-///   unconstrained `make<T>()` makes the same message as `Message<Any, Void>("x")`'s kind, the one
-///   not known `Sendable`, which `Message<any Sendable, Void>("x")` is not.
+///   unconstrained `make<T>()` makes the message not known `Sendable`, the id of
+///   `Message<Any, Void>("x")`, not that of `Message<any Sendable, Void>("x")`. Its handlers and
+///   streams then see the sends of `Message<Any, Void>("x")`: constrain such generic code.
+/// - Metatypes are `Sendable` whatever their instance type, so `Message<Any.Type, Void>("x")` and
+///   `Message<any Sendable.Type, Void>("x")` are one message.
 public struct Message<Input, Output>: Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     /// The interned id of the message: unique per name and `Input`/`Output` types within the
     /// process, never 0.
