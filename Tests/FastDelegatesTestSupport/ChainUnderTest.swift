@@ -80,7 +80,9 @@ extension ChainUnderTest {
     }
 
     @discardableResult @_disfavoredOverload
-    package func insert<Target: DelegateResponder & Sendable>(_ target: Target, at index: Int, retention: Retention = .weak)
+    package func insert<Target: DelegateResponder & Sendable>(
+        _ target: Target, at index: Int, retention: Retention = .weak
+    )
         -> any TokenUnderTest where Target.DeclaredResponses == SendableResponses<Target>
     {
         enroll(target, at: index, retention: retention, responses: Target.responses)
@@ -143,7 +145,9 @@ extension ChainKind {
 
     /// A new chain of this kind with `targets` added in that order (weakly), answering their
     /// type's responses. The caller keeps them alive.
-    package func make<Target: DelegateResponder & Sendable>(adding targets: [Target], mode: DelegateChain.Mode = .nonBreaking)
+    package func make<Target: DelegateResponder & Sendable>(
+        adding targets: [Target], mode: DelegateChain.Mode = .nonBreaking
+    )
         -> any ChainUnderTest where Target.DeclaredResponses == SendableResponses<Target>
     {
         let chain = make(mode: mode)

@@ -66,7 +66,10 @@ final class ConcurrentRegistration: Registration, ListedRegistration, @unchecked
     /// The strong reference that keeps a `.strong` target alive. Guarded by the chain's mutex.
     var strongTarget: AnyObject?
 
-    init(serial: UInt64, target sendableTarget: any AnyObject & Sendable, retention: Retention, responses: [UInt32: AnyHandler]) {
+    init(
+        serial: UInt64, target sendableTarget: any AnyObject & Sendable, retention: Retention,
+        responses: [UInt32: AnyHandler]
+    ) {
         let target: AnyObject = sendableTarget
         if weakHold(for: type(of: target)) == .zeroing {
             zeroing = ZeroingHold(target)

@@ -32,7 +32,8 @@ extension SendableDelegateRegistering {
     /// these (new handlers win) and its retention becomes `retention`.
     /// - Returns: a token whose `cancel()` removes the target.
     @discardableResult
-    public func add<Target: DelegateResponder & Sendable>(_ target: Target, retention: Retention = .weak) -> RegistrationToken
+    public func add<Target: DelegateResponder & Sendable>(_ target: Target, retention: Retention = .weak)
+        -> RegistrationToken
     where Target.DeclaredResponses == SendableResponses<Target> {
         register(AnySendableResponder(target), retention: retention, at: nil)
     }

@@ -40,12 +40,17 @@ struct MessageSendableIdentityTests {
 
     @Test func typesThatDifferOnlyBySendableAreDifferentMessages() {
         #expect(Message<Any, Void>("sendable.any").id != Message<any Sendable, Void>("sendable.any").id)
-        #expect(Message<AnyObject, Void>("sendable.object").id != Message<any AnyObject & Sendable, Void>("sendable.object").id)
+        #expect(
+            Message<AnyObject, Void>("sendable.object").id
+                != Message<any AnyObject & Sendable, Void>("sendable.object").id)
         #expect(Message<any Q, Void>("sendable.q").id != Message<any Q & Sendable, Void>("sendable.q").id)
         #expect(Message<[Any], Void>("sendable.array").id != Message<[any Sendable], Void>("sendable.array").id)
         #expect(Message<Any?, Void>("sendable.optional").id != Message<(any Sendable)?, Void>("sendable.optional").id)
-        #expect(Message<[String: Any], Void>("sendable.dict").id != Message<[String: any Sendable], Void>("sendable.dict").id)
-        #expect(Message<(Int, Any), Void>("sendable.tuple").id != Message<(Int, any Sendable), Void>("sendable.tuple").id)
+        #expect(
+            Message<[String: Any], Void>("sendable.dict").id
+                != Message<[String: any Sendable], Void>("sendable.dict").id)
+        #expect(
+            Message<(Int, Any), Void>("sendable.tuple").id != Message<(Int, any Sendable), Void>("sendable.tuple").id)
         // Metatypes are `Sendable` whatever their instance type: one message, rightly.
         #expect(Message<Any.Type, Void>("sendable.meta").id == Message<any Sendable.Type, Void>("sendable.meta").id)
         #expect(Message<Box<Any>, Void>("sendable.box").id != Message<Box<any Sendable>, Void>("sendable.box").id)
@@ -63,7 +68,8 @@ struct MessageSendableIdentityTests {
         #expect(Self.unconstrained("generic.array", [Int].self, Void.self) == Message<[Int], Void>("generic.array"))
         #expect(Self.unconstrained("generic.opt", Int?.self, Void.self) == Message<Int?, Void>("generic.opt"))
         #expect(
-            Self.unconstrained("generic.tuple", (Int, String).self, Void.self) == Message<(Int, String), Void>("generic.tuple"))
+            Self.unconstrained("generic.tuple", (Int, String).self, Void.self)
+                == Message<(Int, String), Void>("generic.tuple"))
         #expect(Self.unconstrained("generic.box", Box<Int>.self, Void.self) == Message<Box<Int>, Void>("generic.box"))
         #expect(Self.unconstrained("generic.enum", Choice.self, Void.self) == Message<Choice, Void>("generic.enum"))
         #expect(Self.unconstrained("generic.class", Plain.self, Void.self) == Message<Plain, Void>("generic.class"))
@@ -76,7 +82,8 @@ struct MessageSendableIdentityTests {
 
     @Test func genericCodeOverAnExistentialMakesTheMessageItsConstraintsKnow() {
         // Unconstrained: not known `Sendable`, whatever `Input` is at run time.
-        #expect(Self.unconstrained("generic.existential", Any.self, Void.self) == Message<Any, Void>("generic.existential"))
+        #expect(
+            Self.unconstrained("generic.existential", Any.self, Void.self) == Message<Any, Void>("generic.existential"))
         let erased = Self.unconstrained("generic.existential", (any Sendable).self, Void.self)
         #expect(erased.id == Message<Any, Void>("generic.existential").id)
         #expect(erased != Message<any Sendable, Void>("generic.existential"))
@@ -100,7 +107,7 @@ struct MessageSendableIdentityTests {
             [String: Any].self, [Int: [Any?]].self, Any?.self, (Int, Any).self, ((Any) -> Void).self, (() -> Any).self,
             ((Int, String) -> (Int, any Q)).self, Any.Type.self, (any Q).Type.self, (any Q.Type).self,
             Result<Int, any Error>.self, Box<Any>.self, Box<Box<AnyObject>>.self, (any Sequence<Int>).self,
-            GenericClass<Int>.self,  // conservative: a generic class's arguments are not read
+            GenericClass<Int>.self, // conservative: a generic class's arguments are not read
         ] {
             #expect(Self.mayHide(type), "\(type)")
         }
