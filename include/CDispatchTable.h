@@ -9,6 +9,8 @@
 // - cdt_thread.h: per-thread reader records and the park word of the concurrent chain.
 // - cdt_decline.h: the per-thread armed record through which a `@DelegateProxy` protocol's
 //   generated default tells a checking send that its conformer does not implement a requirement.
+// - cdt_type_walk.h: whether a Swift type's metadata may hide a marker protocol (message
+//   identity).
 //
 // Every exported symbol is prefixed `cdt_`. The implementation's own headers (one per file of
 // Sources/CDispatchTable, layered without cycles: make c-layers) are not part of this module.
@@ -22,5 +24,6 @@
 #include "cdt_debug.h"
 #include "cdt_thread.h"
 #include "cdt_decline.h"
+#include "cdt_type_walk.h"
 
 #endif

@@ -41,10 +41,15 @@ public struct ProxyResponses<Target: AnyObject>: Sendable {
 }
 
 /// A handler of some message type.
-class AnyProxyHandler: @unchecked Sendable {}
+class AnyProxyHandler: @unchecked Sendable {
+    // Sound: it has no stored state; its one subclass, `ProxyHandler`, stores a `let` of a
+    // `@Sendable` closure.
+}
 
 /// A handler of a `ProxyMessage<Input, Output>`, taking its target type-erased.
 final class ProxyHandler<Input, Output>: AnyProxyHandler, @unchecked Sendable {
+    // Sound: immutable; its only stored property is a `@Sendable` closure (unchecked only because
+    // a subclass of a non-final class cannot state a checked `Sendable`).
     let body: @Sendable (AnyObject, Input) -> Output
 
     init(_ body: @escaping @Sendable (AnyObject, Input) -> Output) {

@@ -40,8 +40,9 @@ struct OptionalAnswerTests {
     }
 
     @Test func everyDispatcherAnswersTheSameWay() {
-        let slot = DelegateSlot(), concurrent = ConcurrentDelegateChain(), target = Plain()
-        slot.setPrimary(target, responses: Responses<Plain>().on(Self.viewForZooming) { _ in "slot" })
+        // A concurrent chain takes `Sendable` targets only (it calls them from any thread).
+        let slot = DelegateSlot(), concurrent = ConcurrentDelegateChain(), target = Stateless()
+        slot.setPrimary(target, responses: Responses<Stateless>().on(Self.viewForZooming) { _ in "slot" })
         concurrent.add(target) { $0.on(Self.viewForZooming) { _ in "concurrent" } }
         let fromSlot: String? = slot.send(Self.viewForZooming)
         let fromConcurrent: String? = concurrent.send(Self.viewForZooming)
@@ -50,3 +51,6 @@ struct OptionalAnswerTests {
         withExtendedLifetime(target) {}
     }
 }
+
+/// A target with no state: `Sendable`, so every dispatcher takes it.
+private final class Stateless: Sendable {}

@@ -11,10 +11,14 @@ extension ConcurrentDelegateToken: TokenUnderTest {}
 
 /// The surface `DelegateChain` and `ConcurrentDelegateChain` share, so that one suite checks a
 /// behaviour on both (as swift-collections' conformance checkers run one checker over many
-/// types). Handlers are `@Sendable` (``SendableResponses``), which both chains accept.
+/// types). Handlers are `@Sendable` (``SendableResponses``) and targets `Sendable`, which both
+/// chains accept.
 package protocol ChainUnderTest: MessageDispatching {
+    /// How `targets` types a target: `AnyObject`, or `any AnyObject & Sendable` on the concurrent
+    /// chain (seen through `any ChainUnderTest`, either is an `AnyObject`).
+    associatedtype TargetReference: AnyObject
     var mode: DelegateChain.Mode { get }
-    var targets: [AnyObject] { get }
+    var targets: [TargetReference] { get }
     var count: Int { get }
     var isEmpty: Bool { get }
     func contains(_ target: AnyObject) -> Bool
@@ -26,13 +30,13 @@ package protocol ChainUnderTest: MessageDispatching {
     /// The C table's first broken invariant (0: none); always 0 for the concurrent chain.
     var invariantViolation: Int32 { get }
     /// Adds `target` at the end (`index` nil) or inserts it at `index`, answering `responses`.
-    func enroll<Target: AnyObject>(
+    func enroll<Target: AnyObject & Sendable>(
         _ target: Target, at index: Int?, retention: Retention, responses: SendableResponses<Target>
     ) -> any TokenUnderTest
 }
 
 extension DelegateChain: ChainUnderTest {
-    package func enroll<Target: AnyObject>(
+    package func enroll<Target: AnyObject & Sendable>(
         _ target: Target, at index: Int?, retention: Retention, responses: SendableResponses<Target>
     ) -> any TokenUnderTest {
         register(AnyResponder(target, responses: responses), retention: retention, at: index)
@@ -42,7 +46,7 @@ extension DelegateChain: ChainUnderTest {
 extension ConcurrentDelegateChain: ChainUnderTest {
     package var invariantViolation: Int32 { 0 }
 
-    package func enroll<Target: AnyObject>(
+    package func enroll<Target: AnyObject & Sendable>(
         _ target: Target, at index: Int?, retention: Retention, responses: SendableResponses<Target>
     ) -> any TokenUnderTest {
         register(AnySendableResponder(target, responses: responses), retention: retention, at: index)
@@ -54,21 +58,21 @@ extension ConcurrentDelegateChain: ChainUnderTest {
 /// own forms are chosen.
 extension ChainUnderTest {
     @discardableResult @_disfavoredOverload
-    package func add<Target: DelegateResponder>(_ target: Target, retention: Retention = .weak)
+    package func add<Target: DelegateResponder & Sendable>(_ target: Target, retention: Retention = .weak)
         -> any TokenUnderTest where Target.DeclaredResponses == SendableResponses<Target>
     {
         enroll(target, at: nil, retention: retention, responses: Target.responses)
     }
 
     @discardableResult @_disfavoredOverload
-    package func add<Target: AnyObject>(
+    package func add<Target: AnyObject & Sendable>(
         _ target: Target, retention: Retention = .weak, responses: SendableResponses<Target>
     ) -> any TokenUnderTest {
         enroll(target, at: nil, retention: retention, responses: responses)
     }
 
     @discardableResult @_disfavoredOverload
-    package func add<Target: AnyObject>(
+    package func add<Target: AnyObject & Sendable>(
         _ target: Target, retention: Retention = .weak,
         _ build: (SendableResponses<Target>) -> SendableResponses<Target>
     ) -> any TokenUnderTest {
@@ -76,14 +80,16 @@ extension ChainUnderTest {
     }
 
     @discardableResult @_disfavoredOverload
-    package func insert<Target: DelegateResponder>(_ target: Target, at index: Int, retention: Retention = .weak)
+    package func insert<Target: DelegateResponder & Sendable>(
+        _ target: Target, at index: Int, retention: Retention = .weak
+    )
         -> any TokenUnderTest where Target.DeclaredResponses == SendableResponses<Target>
     {
         enroll(target, at: index, retention: retention, responses: Target.responses)
     }
 
     @discardableResult @_disfavoredOverload
-    package func insert<Target: AnyObject>(
+    package func insert<Target: AnyObject & Sendable>(
         _ target: Target, at index: Int, retention: Retention = .weak, responses: SendableResponses<Target>
     ) -> any TokenUnderTest {
         enroll(target, at: index, retention: retention, responses: responses)
@@ -139,7 +145,9 @@ extension ChainKind {
 
     /// A new chain of this kind with `targets` added in that order (weakly), answering their
     /// type's responses. The caller keeps them alive.
-    package func make<Target: DelegateResponder>(adding targets: [Target], mode: DelegateChain.Mode = .nonBreaking)
+    package func make<Target: DelegateResponder & Sendable>(
+        adding targets: [Target], mode: DelegateChain.Mode = .nonBreaking
+    )
         -> any ChainUnderTest where Target.DeclaredResponses == SendableResponses<Target>
     {
         let chain = make(mode: mode)

@@ -6,7 +6,9 @@ final class Sink {
     var hook: (() -> Void)?
 }
 
-final class DifferentialTarget {
+final class DifferentialTarget: @unchecked Sendable {
+    // Sound: a `DifferentialRun` runs on one thread: every send,
+    // and so every handler that touches `sink`, runs on the thread that made the target.
     let id: Int
     let sink: Sink
     init(id: Int, sink: Sink) {

@@ -18,14 +18,14 @@ package struct DispatcherUnderTest {
 
     /// Puts `target` in this place, answering `responses`: adds it to a chain, sets or attaches
     /// it in a pattern (setting again replaces the previous responder).
-    package func set<Target: AnyObject>(
+    package func set<Target: AnyObject & Sendable>(
         _ target: Target, retention: Retention = .weak, responses: SendableResponses<Target>
     ) {
         place(AnySendableResponder(target, responses: responses), retention)
     }
 
     /// Puts `target` in this place, answering its type's responses.
-    package func set<Target: DelegateResponder>(_ target: Target, retention: Retention = .weak)
+    package func set<Target: DelegateResponder & Sendable>(_ target: Target, retention: Retention = .weak)
     where Target.DeclaredResponses == SendableResponses<Target> {
         place(AnySendableResponder(target), retention)
     }

@@ -1,4 +1,5 @@
 import FastDelegates
+import Synchronization
 
 /// Messages shared by the tests, declared once as users do.
 package enum Scroll {
@@ -9,15 +10,28 @@ package enum Scroll {
     package static let heightForHeader = Message<Int, Double>("test.tableView:heightForHeaderInSection:")
 }
 
-/// An ordered record of which target received what, shared by the targets of one test.
-package final class Log {
-    package var events: [String] = []
+/// An ordered record of which target received what, shared by the targets of one test (and by
+/// the threads that send to them: every access takes its lock).
+package final class Log: Sendable {
+    private let storage = Mutex<[String]>([])
+    /// The events recorded so far, in order.
+    package var events: [String] {
+        get { storage.withLock { $0 } }
+        set { storage.withLock { $0 = newValue } }
+    }
     package init() {}
-    package func record(_ event: String) { events.append(event) }
+    package func record(_ event: String) { storage.withLock { $0.append(event) } }
 }
 
 /// A target that answers every test message by logging it; its responses are per type.
-package final class Probe: DelegateResponder {
+///
+/// `Sendable`, so that the concurrent chain takes it, but its `onScroll` hook is a plain
+/// variable for the tests' convenience (a hook may capture the test's locals).
+package final class Probe: DelegateResponder, @unchecked Sendable {
+    // Sound: `name` and `log` are immutable and `Sendable`; `onScroll` is written only by the
+    // test's own thread while no send to the probe runs, and read by the handler on the sending
+    // thread, which a test that sends from another thread starts after the write (thread start,
+    // semaphore, task creation order the two).
     package let name: String
     package let log: Log
     package var onScroll: ((Probe, Int) -> Void)?
@@ -41,7 +55,9 @@ package final class Probe: DelegateResponder {
 }
 
 /// A target that answers only what each test registers for it.
-package final class Plain {
+package final class Plain: @unchecked Sendable {
+    // Sound: `name` and `log` are immutable and `Sendable`; `chain` is written by the test's own
+    // thread before it sends, and read by handlers of the single-thread chain only.
     package let name: String
     package let log: Log
     /// The chain this target may change from inside its handlers.

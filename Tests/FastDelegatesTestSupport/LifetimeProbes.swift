@@ -1,7 +1,10 @@
 @_spi(Testing) import FastDelegates
 
 /// A weakly held target whose deinit can run code (e.g. send to the chain it was in).
-package final class Mortal {
+package final class Mortal: @unchecked Sendable {
+    // Sound: `name` and `log` are immutable and `Sendable`; the hooks are written by the test's
+    // own thread while no send to the target runs, and read on the thread that sends or releases
+    // it, which a test that uses another thread starts after the write.
     package let name: String
     package let log: Log
     package var onScroll: ((Mortal, Int) -> Void)?

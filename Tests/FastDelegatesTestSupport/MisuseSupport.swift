@@ -25,6 +25,7 @@ package func expectChainStillWorks(
 /// Runs `body` to completion on a new thread with a `stackSize`-byte stack.
 package func runOnThread(stackSize: Int, _ body: @escaping () -> Void) {
     final class Box: @unchecked Sendable {
+        // Sound: handed to the new thread once, which alone calls `body`; the caller waits for it.
         let body: () -> Void
         init(_ body: @escaping () -> Void) { self.body = body }
     }

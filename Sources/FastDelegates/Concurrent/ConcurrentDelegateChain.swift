@@ -215,12 +215,13 @@ public final class ConcurrentDelegateChain: Sendable, SendableDelegateRegisterin
 
     // MARK: - Inspecting
 
-    /// The live targets, in dispatch order, at one instant.
+    /// The live targets, in dispatch order, at one instant: `Sendable`, as every registration
+    /// requires.
     /// - Complexity: O(*n*), under the chain's mutex.
-    public var targets: [AnyObject] {
+    public var targets: [any AnyObject & Sendable] {
         locked { state in
-            Unchecked(state.list.entries.compactMap { $0.isUnlisted ? nil : $0.target })
-        }.value
+            state.list.entries.compactMap { $0.isUnlisted ? nil : $0.target }
+        }
     }
 
     /// How many live targets the chain has.
@@ -368,7 +369,7 @@ public final class ConcurrentDelegateChain: Sendable, SendableDelegateRegisterin
     }
 
     private func register(
-        _ target: AnyObject, retention: Retention, handlers: [UInt32: AnyHandler], at index: Int?
+        _ target: any AnyObject & Sendable, retention: Retention, handlers: [UInt32: AnyHandler], at index: Int?
     ) -> ConcurrentDelegateToken {
         let request = Unchecked((target, handlers))
         let (serial, garbage) = locked { state -> (UInt64, Garbage) in

@@ -21,7 +21,8 @@ final class ConcurrentSnapshot: @unchecked Sendable {
     // keeps each alive for the snapshot's life; a thread reads it only inside a dispatch that
     // announced itself before loading it, and the read side releases a retired snapshot only
     // once no such dispatch can still run (see `SnapshotCell` and `ReadSide`). The registrations
-    // it reaches are `Sendable`; the handlers it calls are `@Sendable` (`SendableResponses`).
+    // it reaches are `Sendable`; the handlers it calls are `@Sendable` (`SendableResponses`), and
+    // the targets it hands them are `Sendable` (every registration requires `AnyObject & Sendable`).
 
     /// One bucket of the table: a message id and its responders' range in `entries`.
     @usableFromInline

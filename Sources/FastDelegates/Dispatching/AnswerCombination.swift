@@ -72,12 +72,14 @@ extension AnswerCombination where Output == Bool, Result == Bool {
 
 // The combinations of answers of the same type as the result: what a `@DelegateProxy`
 // requirement's `@DelegateCombining` names, since a proxy's method returns what each listener's
-// method returns.
+// method returns. Disfavored: where the result's type is free (`chain.send(m, x, combining:
+// .first)`), the general `.first` and `.all` above are meant, which keep "nobody answered"
+// apart from an answer of nil or of an empty collection.
 
 extension AnswerCombination where Output == Result, Result: RangeReplaceableCollection {
     /// Every live responder's collection, joined in responder order (empty when nobody answers):
     /// `@DelegateCombining(.all) func menuItems() -> [MenuItem]` returns every listener's items.
-    @inlinable
+    @inlinable @_disfavoredOverload
     public static var all: Self {
         AnswerCombination(initial: Result()) { result, output in
             result.append(contentsOf: output)
@@ -89,7 +91,7 @@ extension AnswerCombination where Output == Result, Result: RangeReplaceableColl
 extension AnswerCombination where Output == Result, Result: ExpressibleByNilLiteral {
     /// The first live responder's answer, itself optional (nil when nobody answers); later
     /// responders are not called: `@DelegateCombining(.first) func title() -> String?`.
-    @inlinable
+    @inlinable @_disfavoredOverload
     public static var first: Self {
         AnswerCombination(initial: nil) { result, output in
             result = output

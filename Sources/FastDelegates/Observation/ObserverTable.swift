@@ -35,7 +35,10 @@ final class ObserverTable {
         guard let observers = byMessage[message.id] else { return }
         for observer in observers {
             // Sound: an observer of a message id was made for that message's `Input`, and a
-            // message id has one signature (see `Message.init`).
+            // message id has one signature: the same runtime types and, where they contain an
+            // existential (which hides `Sendable` from the runtime), the same knowledge that they
+            // are `Sendable`; so `Input` here and the observer's element are one type, `Sendable`
+            // alike (see `Message`'s identity).
             unsafeDowncast(observer, to: StreamObserver<Input>.self).yield(input)
         }
     }
@@ -58,7 +61,8 @@ final class ObserverTable {
         guard let observers = afterResponders[message.id] else { return }
         for observer in observers {
             // Sound: an after-responders observer of a message id was made for
-            // `Invocation<Input, Output>` of that message (see `stream(of:timing:…)`).
+            // `Invocation<Input, Output>` of that message (see `stream(of:timing:…)`), and one id
+            // means one `Input` and `Output`, `Sendable` alike (as in `notify`).
             unsafeDowncast(observer, to: StreamObserver<Invocation<Input, Output>>.self).yield(invocation)
         }
     }

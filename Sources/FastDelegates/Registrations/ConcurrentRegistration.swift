@@ -66,7 +66,11 @@ final class ConcurrentRegistration: Registration, ListedRegistration, @unchecked
     /// The strong reference that keeps a `.strong` target alive. Guarded by the chain's mutex.
     var strongTarget: AnyObject?
 
-    init(serial: UInt64, target: AnyObject, retention: Retention, responses: [UInt32: AnyHandler]) {
+    init(
+        serial: UInt64, target sendableTarget: any AnyObject & Sendable, retention: Retention,
+        responses: [UInt32: AnyHandler]
+    ) {
+        let target: AnyObject = sendableTarget
         if weakHold(for: type(of: target)) == .zeroing {
             zeroing = ZeroingHold(target)
         } else {
@@ -81,11 +85,21 @@ final class ConcurrentRegistration: Registration, ListedRegistration, @unchecked
         zeroing?.release()
     }
 
-    /// The target if it is alive (a new strong reference). Under the chain's mutex.
-    var target: AnyObject? {
-        if let strongTarget { return strongTarget }
-        guard let zeroing else { return weakTarget }
-        return zeroing.target
+    /// The target if it is alive (a new strong reference), typed `Sendable` as it was registered.
+    /// Under the chain's mutex.
+    var target: (any AnyObject & Sendable)? {
+        let target: AnyObject?
+        if let strongTarget {
+            target = strongTarget
+        } else if let zeroing {
+            target = zeroing.target
+        } else {
+            target = weakTarget
+        }
+        // Sound: `init` takes the target as `any AnyObject & Sendable` and every hold above keeps
+        // that same object; `Sendable` is a marker protocol, so both existentials are one plain
+        // object reference (no witness table) and the cast only restores the static type.
+        return target.map { unsafeBitCast($0, to: (any AnyObject & Sendable).self) }
     }
 
     /// Whether the target is alive and not removed, read without taking a reference when the

@@ -7,6 +7,13 @@
 /// `responses` are ``SendableResponses``; the compiler rejects ``Responses``, an
 /// ``AnyResponder``, and a handler that captures non-`Sendable` state or calls an actor's
 /// isolated methods.
+///
+/// Every target is `Sendable` too (`Target: AnyObject & Sendable`): its handlers receive it on
+/// whatever thread sends, so its class must be safe to use from several threads at once (a
+/// `final class` with immutable or synchronized state, or a `@MainActor` class, whose
+/// `@Sendable` handlers can only reach its nonisolated members). The compiler rejects any other
+/// target where it is registered: `error: type 'Counter' does not conform to the 'Sendable'
+/// protocol`.
 public protocol SendableDelegateRegistering: AnyObject {
     /// What a registration returns: a token whose `cancel()` removes the target.
     associatedtype RegistrationToken
@@ -25,14 +32,15 @@ extension SendableDelegateRegistering {
     /// these (new handlers win) and its retention becomes `retention`.
     /// - Returns: a token whose `cancel()` removes the target.
     @discardableResult
-    public func add<Target: DelegateResponder>(_ target: Target, retention: Retention = .weak) -> RegistrationToken
+    public func add<Target: DelegateResponder & Sendable>(_ target: Target, retention: Retention = .weak)
+        -> RegistrationToken
     where Target.DeclaredResponses == SendableResponses<Target> {
         register(AnySendableResponder(target), retention: retention, at: nil)
     }
 
     /// Adds `target` at the end, answering `responses`.
     @discardableResult
-    public func add<Target: AnyObject>(
+    public func add<Target: AnyObject & Sendable>(
         _ target: Target, retention: Retention = .weak, responses: SendableResponses<Target>
     ) -> RegistrationToken {
         register(AnySendableResponder(target, responses: responses), retention: retention, at: nil)
@@ -40,7 +48,7 @@ extension SendableDelegateRegistering {
 
     /// Adds `target` at the end, answering the responses `build` declares for this registration.
     @discardableResult
-    public func add<Target: AnyObject>(
+    public func add<Target: AnyObject & Sendable>(
         _ target: Target, retention: Retention = .weak,
         _ build: (SendableResponses<Target>) -> SendableResponses<Target>
     ) -> RegistrationToken {
@@ -49,7 +57,7 @@ extension SendableDelegateRegistering {
 
     /// Adds `target` at the end, answering its type's responses plus those `build` declares.
     @discardableResult
-    public func add<Target: DelegateResponder>(
+    public func add<Target: DelegateResponder & Sendable>(
         _ target: Target, retention: Retention = .weak,
         _ build: (SendableResponses<Target>) -> SendableResponses<Target>
     ) -> RegistrationToken where Target.DeclaredResponses == SendableResponses<Target> {
@@ -69,7 +77,7 @@ extension SendableDelegateRegistering {
     /// A target already registered moves to `index` (counted among the other targets).
     /// - Precondition: `0 <= index <= ` the number of live targets (not counting `target`).
     @discardableResult
-    public func insert<Target: AnyObject>(
+    public func insert<Target: AnyObject & Sendable>(
         _ target: Target, at index: Int, retention: Retention = .weak, responses: SendableResponses<Target>
     ) -> RegistrationToken {
         register(AnySendableResponder(target, responses: responses), retention: retention, at: index)
@@ -77,7 +85,7 @@ extension SendableDelegateRegistering {
 
     /// Inserts `target` at `index`, answering its type's responses.
     @discardableResult
-    public func insert<Target: DelegateResponder>(
+    public func insert<Target: DelegateResponder & Sendable>(
         _ target: Target, at index: Int, retention: Retention = .weak
     ) -> RegistrationToken where Target.DeclaredResponses == SendableResponses<Target> {
         register(AnySendableResponder(target), retention: retention, at: index)

@@ -15,29 +15,32 @@
 /// }
 /// ```
 ///
-/// Not `Sendable` itself (its target need not be): it carries handlers that are.
+/// Its target is `Sendable` (`Target: AnyObject & Sendable`), since a concurrent chain hands it
+/// to its handlers on any thread: the compiler rejects a non-`Sendable` one (`error: type
+/// 'Counter' does not conform to the 'Sendable' protocol`). Not `Sendable` itself: its handlers
+/// are `@Sendable`, but their storage type is shared with ``AnyResponder``.
 public struct AnySendableResponder {
     /// The target that answers.
-    public let target: AnyObject
+    public let target: any AnyObject & Sendable
 
     @usableFromInline
     let handlers: [UInt32: AnyHandler]
 
     /// `target` answering `responses`.
-    public init<Target: AnyObject>(_ target: Target, responses: SendableResponses<Target>) {
+    public init<Target: AnyObject & Sendable>(_ target: Target, responses: SendableResponses<Target>) {
         requireSwiftReferenceCounting(Target.self)
         self.target = target
         handlers = responses.handlers
     }
 
     /// `target` answering its type's ``DelegateResponder/responses``, declared `@Sendable`.
-    public init<Target: DelegateResponder>(_ target: Target)
+    public init<Target: DelegateResponder & Sendable>(_ target: Target)
     where Target.DeclaredResponses == SendableResponses<Target> {
         self.init(target, responses: Target.responses)
     }
 
     /// `target` with handlers built for a target of its class (``SendableResponderCache``).
-    init(_ target: AnyObject, handlers: [UInt32: AnyHandler]) {
+    init(_ target: any AnyObject & Sendable, handlers: [UInt32: AnyHandler]) {
         self.target = target
         self.handlers = handlers
     }

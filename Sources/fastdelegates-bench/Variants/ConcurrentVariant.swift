@@ -68,6 +68,9 @@ enum ConcurrentVariant {
     /// sends, the worker writes only its stack and its own targets (`WorkerTarget`, a size
     /// class of their own), so no cache line it writes can hold the harness thread's data.
     final class Worker: @unchecked Sendable {
+        // Sound: `sent` and `value` are written by the worker thread while `state` is nonzero and
+        // read by the harness only after `waitUntilIdle` acquired the worker's release of 0; the
+        // other stored properties are `let`s of `Sendable` types (or the `@unchecked` targets).
         let chain: ConcurrentDelegateChain
         let targets: [WorkerTarget]
         let start = DispatchSemaphore(value: 0)
@@ -170,7 +173,13 @@ enum ConcurrentVariant {
 /// A target of the two-thread variants' worker: `BenchTarget`'s work, padded into another
 /// allocation size class, so that no worker target shares a cache line with the harness
 /// thread's targets (false sharing would be measured as the cost of sharing the chain).
-final class WorkerTarget {
+///
+/// `@unchecked Sendable` so that a concurrent chain takes it, with the same plain add as
+/// `BenchTarget`.
+final class WorkerTarget: @unchecked Sendable {
+    // Sound: only the worker thread sends `workerTick`, the one message it answers; the harness
+    // thread reads `sum` only once the worker is idle (`Worker.waitUntilIdle`, an acquiring load
+    // of the state the worker released).
     var sum = 0
     private let padding: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
 }

@@ -19,12 +19,15 @@ enum NotificationCenterVariant {
     /// The weak reference an observer block holds. `@unchecked Sendable`: the benchmark posts
     /// and observes on one thread.
     final class WeakTarget: @unchecked Sendable {
+        // Sound: the benchmark posts, observes and releases targets on its one harness thread.
         weak var target: BenchTarget?
         init(_ target: BenchTarget) { self.target = target }
     }
 
     /// Where the first observer writes its answer.
     final class ReplyBox: @unchecked Sendable {
+        // Sound: posted and observed on the harness thread alone (NotificationCenter calls a
+        // block without a queue synchronously on the posting thread).
         var answer: Int?
     }
 

@@ -34,7 +34,13 @@ protocol SummingTarget: AnyObject {
 }
 
 /// The target every variant dispatches to: the same work behind every variant.
-final class BenchTarget: DelegateResponder, ScrollDelegate, SummingTarget {
+///
+/// `@unchecked Sendable` so that the concurrent variants can register it: the measured work is a
+/// plain add, the same in every variant, so `sum` stays an ordinary variable.
+final class BenchTarget: DelegateResponder, ScrollDelegate, SummingTarget, @unchecked Sendable {
+    // Sound: only the harness thread sends the messages a `BenchTarget` answers (the two-thread
+    // variants' worker sends `workerTick`, which it does not answer), and it reads `sum` and
+    // releases the target on that same thread.
     /// 1-based position in its chain (for debugging).
     let id: Int
     /// The target's checksum of every tick it received.

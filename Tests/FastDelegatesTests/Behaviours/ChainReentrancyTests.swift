@@ -164,7 +164,9 @@ struct ChainReentrancyTests {
     /// chain is in the middle of a mutation (under its mutex, for the concurrent chain).
     @Test(arguments: ChainKind.allCases)
     func aTargetsDeinitMayUseTheChain(kind: ChainKind) {
-        final class Leaver {
+        final class Leaver: @unchecked Sendable {
+            // Sound: the test uses the chain from its own thread only; the deinit runs there too
+            // (the chain releases a strong target on the thread that removes it).
             let chain: any ChainUnderTest
             init(chain: any ChainUnderTest) { self.chain = chain }
             deinit { chain.remove(self) }

@@ -4,7 +4,7 @@ import Testing
 
 @Suite("Combined answers")
 struct CombinedAnswersTests {
-    final class Voter {
+    final class Voter: Sendable {
         let name: String, vote: Bool, log: Log
         init(_ name: String, _ vote: Bool, log: Log) {
             self.name = name

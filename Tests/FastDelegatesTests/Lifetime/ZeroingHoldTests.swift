@@ -7,7 +7,10 @@ import Testing
 
 /// A plain class (no conformance, no stored property for the chain) that logs its calls and
 /// its death: chains hold it on the zeroing fast path by default.
-final class Zeroed: DelegateResponder {
+final class Zeroed: DelegateResponder, @unchecked Sendable {
+    // Sound: `name` and `log` are immutable and `Sendable`; the hooks are written by the test's
+    // own thread while no send to the target runs and no other thread releases it, and a test
+    // that sends or releases on another thread starts that thread after the write.
     let name: String
     let log: Log
     /// Run inside the didScroll handler.
@@ -40,7 +43,7 @@ final class Holder {
 
 /// A plain class that chains hold with a Swift `weak` reference, as they hold Objective-C-rooted
 /// objects on Apple platforms.
-final class WeakPathMortal: DelegateResponder {
+final class WeakPathMortal: DelegateResponder, Sendable {
     let name: String
     let log: Log
     init(_ name: String, log: Log) {

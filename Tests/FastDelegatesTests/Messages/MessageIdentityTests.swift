@@ -46,6 +46,7 @@ struct MessageIdentityTests {
 
     @Test func eachHandlerGetsItsOwnTypedValueThroughAConcurrentChain() {
         final class Box: @unchecked Sendable {
+            // Sound: the test sends from its own thread only, so the handlers run there.
             var offsets: [Double] = []
             var points: [LibraryBPoint] = []
         }
