@@ -29,8 +29,31 @@ func enterConcurrentDispatch(_ readSide: ReadSide, cell: SnapshotCell) -> Announ
     let level = record._withUnsafeGuaranteedRef { record -> Int in
         let level = record.depth
         if level == 0 {
-            // The epoch's store publishes the chain's (a reclaimer loads the epoch first).
-            record.chain0.store(cell.address, ordering: .relaxed)
+            // What each store orders (a reclaimer, after its heavy fence, loads the epoch, then
+            // the chain slots, `.acquiring`; see `ReaderRecord.mayRead`):
+            // - The epoch's `.releasing` store publishes `chain0`'s: a reclaimer that loads this
+            //   dispatch's epoch then loads this chain (or a later one), never the one before.
+            // - `chain0`'s own store must be `.releasing` too: it overwrites the chain of this
+            //   thread's previous outermost dispatch, which its leave did not clear (it stored only
+            //   `epoch = 0`). A `.relaxed` store may be performed before that dispatch's last loads
+            //   of its snapshot are satisfied and before `epoch = 0` is visible (a later store
+            //   passing an earlier load or release store: allowed on ARM, not on x86-TSO); in
+            //   membarrier mode, where the light fences are compiler barriers, a reclaimer could
+            //   then load the previous, still nonzero epoch with this chain, judge that the thread
+            //   reads no snapshot of the previous chain, and release one it is still reading.
+            //   `.releasing` orders every earlier load and store of this thread (the previous
+            //   dispatch's reads and its `epoch = 0`) before it: a reclaimer that loads this chain
+            //   finds the previous dispatch over. It costs no instruction on x86 (a plain `mov`)
+            //   and is `stlr` instead of `str` on ARM. Re-checking the epoch in the reclaimer
+            //   instead would not do: the reclaimer could load the previous epoch, this chain,
+            //   and the previous epoch again, since nothing orders this store after `epoch = 0`.
+            // - Nested levels (`enterNested`, `leaveNested`) store `chain1…3` `.releasing`, both
+            //   on entering and on clearing: the clear is performed only after the nested
+            //   dispatch's reads of its snapshot, and a new name only after those of the
+            //   dispatch it replaces; the deep count (`deep`, `deepDispatches`) is changed by
+            //   sequentially consistent read-modify-writes, ordered with every earlier access.
+            // - The leave's `epoch = 0` is `.releasing`: performed only after the dispatch's reads.
+            record.chain0.store(cell.address, ordering: .releasing)
             record.epoch.store(readSide.epoch.load(ordering: .acquiring), ordering: .releasing)
         } else {
             record.enterNested(cell: cell)
@@ -52,6 +75,9 @@ func leaveConcurrentDispatch(_ readSide: ReadSide, _ dispatch: AnnouncedDispatch
         record.depth = dispatch.level
         if dispatch.level == 0 {
             let announced = record.epoch.load(ordering: .relaxed)
+            // `.releasing`: performed only after this dispatch's reads of its snapshots. `chain0`
+            // keeps naming the chain; the next outermost entry's `.releasing` store of `chain0`
+            // is ordered after this one (see `enterConcurrentDispatch`).
             record.epoch.store(0, ordering: .releasing)
             cdt_light_fence(readSide.asymmetric)
             // A retirement since the announcement may have been held back by this thread.
