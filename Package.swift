@@ -132,6 +132,15 @@ let package = Package(
             dependencies: ["FastDelegates"],
             path: "Tests/Fixtures/ProxyFixture"
         ),
+        // Eight of Apple's delegate protocols transcribed as Apple declares them, with stand-ins for
+        // the UIKit/WebKit types, plus only `@DelegateProxy` and `@DelegateDefault`: the acceptance
+        // material of the proxy (with the `Macros` trait; empty without it). Internal: not a product.
+        .target(
+            name: "AppleDelegates",
+            dependencies: ["FastDelegates"],
+            path: "Tests/Fixtures/AppleDelegates",
+            exclude: ["README.md", "Drafts"]
+        ),
         // What `@DelegateProxy` expands to and what it rejects (with the `Macros` trait; debug only:
         // a release build of swift-syntax takes minutes).
         .testTarget(
