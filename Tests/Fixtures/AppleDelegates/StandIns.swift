@@ -128,7 +128,7 @@ public enum UIBarPosition: Int, Sendable {
 // MARK: - WebKit
 
 @MainActor public final class WKWebView: UIView {
-    public weak var navigationDelegate: (any WKNavigationDelegate)?
+    //ASIDE     public weak var navigationDelegate: (any WKNavigationDelegate)?
 }
 
 /// Not main-actor bound in the SDK (`WKNavigation` is a plain NSObject subclass).
@@ -206,6 +206,15 @@ public enum CLRegionState: Int, Sendable {
 
 public enum CLAuthorizationStatus: Int32, Sendable {
     case notDetermined, restricted, denied, authorizedAlways, authorizedWhenInUse
+}
+
+// MARK: - UIKit's IndexPath rows and sections
+
+// UIKit's overlay adds them to Foundation's IndexPath.
+extension IndexPath {
+    public init(row: Int, section: Int) { self.init(indexes: [section, row]) }
+    public var section: Int { self[0] }
+    public var row: Int { self[1] }
 }
 
 // MARK: - AVFAudio

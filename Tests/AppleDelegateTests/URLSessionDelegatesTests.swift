@@ -1,3 +1,4 @@
+#if Macros
 import AppleDelegates
 import FastDelegates
 import Foundation
@@ -185,3 +186,4 @@ struct URLSessionDelegatesTests {
         #expect(log.events.count == 8)
     }
 }
+#endif

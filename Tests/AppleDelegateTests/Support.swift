@@ -1,3 +1,4 @@
+#if Macros
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -23,3 +24,4 @@ final class CallRecorder<Argument: Sendable>: Sendable {
     func record(_ argument: Argument) { storage.withLock { $0.append(argument) } }
     var calls: [Argument] { storage.withLock { $0 } }
 }
+#endif

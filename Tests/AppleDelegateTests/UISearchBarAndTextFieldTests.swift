@@ -1,3 +1,4 @@
+#if Macros
 import AppleDelegates
 import FastDelegates
 import Foundation
@@ -101,15 +102,22 @@ struct UISearchBarAndTextFieldTests {
         #expect(proxy.chain.responds(to: UITextFieldDelegateMessages.textFieldShouldChangeCharactersInReplacementString))
     }
 
-    @Test("responds(to:) tells a host which of the two end-of-editing forms to call")
+    @Test("responds(to:) tells a host which of the two end-of-editing forms to call, once each was sent")
     func endEditingForms() {
         let log = EventLog()
         let proxy = UITextFieldDelegateProxy()
         let listener = EndReasonListener(log: log)
         proxy.add(listener)
-        #expect(proxy.chain.responds(to: UITextFieldDelegateMessages.textFieldDidEndEditingReason))
+        // Before a send asks it, a listener counts as responding to both forms.
+        #expect(proxy.chain.responds(to: UITextFieldDelegateMessages.textFieldDidEndEditing))
+        // The listener implements only the form with a reason: the other one finds it out.
+        proxy.textFieldDidEndEditing(UITextField())
+        #expect(log.events.isEmpty)
         #expect(!proxy.chain.responds(to: UITextFieldDelegateMessages.textFieldDidEndEditing))
+        #expect(proxy.chain.responds(to: UITextFieldDelegateMessages.textFieldDidEndEditingReason))
         proxy.textFieldDidEndEditing(UITextField(), reason: .committed)
         #expect(log.events == ["didEnd(committed)"])
+        #expect(proxy.chain.responds(to: UITextFieldDelegateMessages.textFieldDidEndEditingReason))
     }
 }
+#endif

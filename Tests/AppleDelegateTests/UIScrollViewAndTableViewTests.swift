@@ -1,3 +1,4 @@
+#if Macros
 import AppleDelegates
 import FastDelegates
 import Foundation
@@ -244,3 +245,4 @@ struct UIScrollViewAndTableViewTests {
         #expect(log.events.isEmpty)
     }
 }
+#endif

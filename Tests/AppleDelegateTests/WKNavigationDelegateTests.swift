@@ -1,3 +1,4 @@
+#if Macros
 import AppleDelegates
 import FastDelegates
 import Foundation
@@ -146,3 +147,4 @@ struct WKNavigationDelegateTests {
         #expect(!proxy.chain.responds(to: WKNavigationDelegateMessages.webViewDidCommit))
     }
 }
+#endif
