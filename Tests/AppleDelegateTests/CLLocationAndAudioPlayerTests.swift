@@ -7,7 +7,9 @@ import Testing
 /// Map pin: follows locations only.
 final class MapPin: CLLocationManagerDelegate {
     var updates = 0
-    func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation]) { updates += locations.count }
+    func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation]) {
+        updates += locations.count
+    }
 }
 
 /// Wants the calibration alert.
@@ -28,7 +30,9 @@ final class Playlist: AVAudioPlayerDelegate {
 }
 
 extension CLLocationManager {
-    func deliver(_ count: Int) { delegate?.locationManager(self, didUpdateLocations: (0..<count).map { _ in CLLocation() }) }
+    func deliver(_ count: Int) {
+        delegate?.locationManager(self, didUpdateLocations: (0..<count).map { _ in CLLocation() })
+    }
     func needsCalibration() -> Bool { delegate?.locationManagerShouldDisplayHeadingCalibration(self) ?? false }
 }
 

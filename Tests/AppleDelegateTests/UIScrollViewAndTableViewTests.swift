@@ -54,7 +54,8 @@ import Testing
 
 /// Makes rows insertable instead of deletable.
 @MainActor final class InsertingEditor: UITableViewDelegate {
-    func tableView(_ tableView: UITableView, editingStyleForRowAt indexPath: IndexPath) -> UITableViewCell.EditingStyle {
+    func tableView(_ tableView: UITableView, editingStyleForRowAt indexPath: IndexPath) -> UITableViewCell.EditingStyle
+    {
         .insert
     }
 }
@@ -102,7 +103,8 @@ extension UITableView {
     }
 
     func moveTarget(from source: IndexPath, proposed: IndexPath) -> IndexPath {
-        tableDelegate?.tableView(self, targetIndexPathForMoveFromRowAt: source, toProposedIndexPath: proposed) ?? proposed
+        tableDelegate?.tableView(self, targetIndexPathForMoveFromRowAt: source, toProposedIndexPath: proposed)
+            ?? proposed
     }
 }
 
@@ -117,7 +119,7 @@ struct UIScrollViewAndTableViewTests {
         let tableView = UITableView()
         let proxy = UITableViewDelegateProxy()
         tableView.delegate = proxy
-        let header = StickyHeader(log: log)     // conforms to UIScrollViewDelegate only
+        let header = StickyHeader(log: log) // conforms to UIScrollViewDelegate only
         proxy.add(header)
         let analytics = TableAnalytics(log: log)
         proxy.add(analytics)
@@ -190,7 +192,7 @@ struct UIScrollViewAndTableViewTests {
         tableView.delegate = proxy
         let analytics = TableAnalytics(log: log), policy = SelectionPolicy(log: log)
         let other = OtherSelectionPolicy(log: log)
-        proxy.add(analytics)   // does not implement the query: skipped
+        proxy.add(analytics) // does not implement the query: skipped
         proxy.add(policy)
         proxy.add(other)
         tableView.selectRow(IndexPath(row: 0, section: 0))

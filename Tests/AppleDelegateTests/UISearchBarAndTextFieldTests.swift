@@ -18,7 +18,9 @@ import Testing
 
 /// Limits the text to 5 characters.
 @MainActor final class LengthLimiter: UITextFieldDelegate {
-    func textField(_ textField: UITextField, shouldChangeCharactersIn range: NSRange, replacementString string: String) -> Bool {
+    func textField(_ textField: UITextField, shouldChangeCharactersIn range: NSRange, replacementString string: String)
+        -> Bool
+    {
         (textField.text ?? "").count - range.length + string.count <= 5
     }
 }
@@ -45,7 +47,9 @@ extension UISearchBar {
 extension UITextField {
     func type(_ string: String) {
         let range = NSRange(location: (text ?? "").utf16.count, length: 0)
-        guard delegate?.textField(self, shouldChangeCharactersIn: range, replacementString: string) ?? true else { return }
+        guard delegate?.textField(self, shouldChangeCharactersIn: range, replacementString: string) ?? true else {
+            return
+        }
         text = (text ?? "") + string
     }
     func tapToEdit() -> Bool { delegate?.textFieldShouldBeginEditing(self) ?? true }
@@ -99,7 +103,8 @@ struct UISearchBarAndTextFieldTests {
         field.type("hello")
         field.type("!")
         #expect(field.text == "hello")
-        #expect(proxy.chain.responds(to: UITextFieldDelegateMessages.textFieldShouldChangeCharactersInReplacementString))
+        #expect(
+            proxy.chain.responds(to: UITextFieldDelegateMessages.textFieldShouldChangeCharactersInReplacementString))
     }
 
     @Test("responds(to:) tells a host which of the two end-of-editing forms to call, once each was sent")

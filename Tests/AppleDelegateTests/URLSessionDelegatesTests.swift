@@ -11,14 +11,19 @@ import Testing
 final class SessionWatcher: URLSessionDelegate {
     let log: SendableLog
     init(log: SendableLog) { self.log = log }
-    func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) { log.record("watcher.invalid") }
+    func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {
+        log.record("watcher.invalid")
+    }
 }
 
 /// Task level: counts uploaded bytes, nothing else.
 final class UploadMeter: URLSessionTaskDelegate {
     let log: SendableLog
     init(log: SendableLog) { self.log = log }
-    func urlSession(_ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64, totalBytesExpectedToSend: Int64) {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
         log.record("meter.sent(\(totalBytesSent))")
     }
 }
@@ -27,7 +32,9 @@ final class UploadMeter: URLSessionTaskDelegate {
 final class BodyCollector: URLSessionDataDelegate {
     let log: SendableLog
     init(log: SendableLog) { self.log = log }
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) { log.record("collector.data(\(data.count))") }
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        log.record("collector.data(\(data.count))")
+    }
 }
 
 /// Refuses redirects to another host.
@@ -47,7 +54,10 @@ final class RedirectGuard: URLSessionTaskDelegate {
 final class ResponseCanceller: URLSessionDataDelegate {
     let log: SendableLog
     let name: String
-    init(_ name: String, log: SendableLog) { self.name = name; self.log = log }
+    init(_ name: String, log: SendableLog) {
+        self.name = name
+        self.log = log
+    }
     func urlSession(
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
@@ -65,8 +75,11 @@ struct FakeLoader: Sendable {
     func task(_ url: String) -> URLSessionDataTask { session.dataTask(with: URL(string: url)!) }
 
     func redirect(_ task: URLSessionDataTask, to url: String, recorder: CallRecorder<URLRequest?>) {
-        let response = HTTPURLResponse(url: task.originalRequest!.url!, statusCode: 302, httpVersion: nil, headerFields: nil)!
-        delegate.urlSession(session, task: task, willPerformHTTPRedirection: response, newRequest: URLRequest(url: URL(string: url)!)) {
+        let response = HTTPURLResponse(
+            url: task.originalRequest!.url!, statusCode: 302, httpVersion: nil, headerFields: nil)!
+        delegate.urlSession(
+            session, task: task, willPerformHTTPRedirection: response, newRequest: URLRequest(url: URL(string: url)!)
+        ) {
             recorder.record($0)
         }
     }
@@ -76,7 +89,9 @@ struct FakeLoader: Sendable {
     }
 
     func challenge(_ task: URLSessionDataTask, recorder: CallRecorder<URLSession.AuthChallengeDisposition>) {
-        delegate.urlSession(session, task: task, didReceive: sampleChallenge()) { disposition, _ in recorder.record(disposition) }
+        delegate.urlSession(session, task: task, didReceive: sampleChallenge()) { disposition, _ in
+            recorder.record(disposition)
+        }
     }
 }
 
@@ -92,28 +107,32 @@ struct URLSessionDelegatesTests {
         proxy.add(collector)
         let loader = FakeLoader(delegate: proxy)
         let task = loader.task("https://example.com/upload")
-        proxy.urlSession(loader.session, task: task, didSendBodyData: 10, totalBytesSent: 10, totalBytesExpectedToSend: 20)
+        proxy.urlSession(
+            loader.session, task: task, didSendBodyData: 10, totalBytesSent: 10, totalBytesExpectedToSend: 20)
         proxy.urlSession(loader.session, dataTask: task, didReceive: Data(count: 3))
         proxy.urlSession(loader.session, didBecomeInvalidWithError: nil)
         #expect(log.events == ["meter.sent(10)", "collector.data(3)", "watcher.invalid"])
     }
 
-    @Test("Redirect: @DelegateDefault(parameter: \"request\") → with no listener the handler gets the new request, once")
+    @Test(
+        "Redirect: @DelegateDefault(parameter: \"request\") → with no listener the handler gets the new request, once")
     func redirectDefault() {
         let proxy = URLSessionDataDelegateProxy()
         let loader = FakeLoader(delegate: proxy)
         let recorder = CallRecorder<URLRequest?>()
         loader.redirect(loader.task("https://example.com/a"), to: "https://example.com/b", recorder: recorder)
         #expect(recorder.calls.map { $0?.url?.absoluteString } == ["https://example.com/b"])
-        #expect(!proxy.chain.responds(to: URLSessionDataDelegateMessages.urlSessionTaskWillPerformHTTPRedirectionNewRequestCompletionHandler))
+        #expect(
+            !proxy.chain.responds(
+                to: URLSessionDataDelegateMessages.urlSessionTaskWillPerformHTTPRedirectionNewRequestCompletionHandler))
     }
 
     @Test("Redirect refused by the guard: the handler is called once, with nil")
     func redirectRefused() {
         let log = SendableLog()
         let proxy = URLSessionDataDelegateProxy()
-        let guard_ = RedirectGuard(log: log)
-        proxy.add(guard_)
+        let tlsGuard = RedirectGuard(log: log)
+        proxy.add(tlsGuard)
         let loader = FakeLoader(delegate: proxy)
         let recorder = CallRecorder<URLRequest?>()
         loader.redirect(loader.task("https://example.com/a"), to: "https://evil.example/b", recorder: recorder)
@@ -157,7 +176,8 @@ struct URLSessionDelegatesTests {
             recorder.record($0 === proposed)
         }
         #expect(recorder.calls == [true])
-        let cached = await proxy.urlSession(loader.session, dataTask: loader.task("https://example.com"), willCacheResponse: proposed)
+        let cached = await proxy.urlSession(
+            loader.session, dataTask: loader.task("https://example.com"), willCacheResponse: proposed)
         #expect(cached === proposed)
     }
 
@@ -166,7 +186,8 @@ struct URLSessionDelegatesTests {
         let proxy = URLSessionDataDelegateProxy()
         let loader = FakeLoader(delegate: proxy)
         let recorder = CallRecorder<Bool>()
-        proxy.urlSession(loader.session, task: loader.task("https://example.com"), needNewBodyStream: { recorder.record($0 == nil) })
+        proxy.urlSession(
+            loader.session, task: loader.task("https://example.com"), needNewBodyStream: { recorder.record($0 == nil) })
         #expect(recorder.calls == [true])
     }
 

@@ -11,7 +11,10 @@ import Testing
 @MainActor final class HostBlocker: WKNavigationDelegate {
     let blockedHost: String
     let log: EventLog
-    init(blocking host: String, log: EventLog) { blockedHost = host; self.log = log }
+    init(blocking host: String, log: EventLog) {
+        blockedHost = host
+        self.log = log
+    }
     func webView(
         _ webView: WKWebView,
         decidePolicyFor navigationAction: WKNavigationAction,
@@ -26,7 +29,9 @@ import Testing
 @MainActor final class ProgressBar: WKNavigationDelegate {
     let log: EventLog
     init(log: EventLog) { self.log = log }
-    func webView(_ webView: WKWebView, didStartProvisionalNavigation navigation: WKNavigation!) { log.record("progress.start") }
+    func webView(_ webView: WKWebView, didStartProvisionalNavigation navigation: WKNavigation!) {
+        log.record("progress.start")
+    }
     func webView(_ webView: WKWebView, didFinish navigation: WKNavigation!) { log.record("progress.finish") }
 }
 
@@ -57,8 +62,12 @@ extension WKWebView {
 }
 
 func sampleChallenge() -> URLAuthenticationChallenge {
-    let space = URLProtectionSpace(host: "example.com", port: 443, protocol: "https", realm: nil, authenticationMethod: NSURLAuthenticationMethodHTTPBasic)
-    return URLAuthenticationChallenge(protectionSpace: space, proposedCredential: nil, previousFailureCount: 0, failureResponse: nil, error: nil, sender: NoSender())
+    let space = URLProtectionSpace(
+        host: "example.com", port: 443, protocol: "https", realm: nil,
+        authenticationMethod: NSURLAuthenticationMethodHTTPBasic)
+    return URLAuthenticationChallenge(
+        protectionSpace: space, proposedCredential: nil, previousFailureCount: 0, failureResponse: nil, error: nil,
+        sender: NoSender())
 }
 
 final class NoSender: NSObject, URLAuthenticationChallengeSender {
@@ -101,13 +110,17 @@ struct WKNavigationDelegateTests {
     @Test("The async form answers the default with no listener")
     func asyncDefault() async {
         let proxy = WKNavigationDelegateProxy()
-        let policy = await proxy.webView(WKWebView(), decidePolicyFor: WKNavigationAction(request: URLRequest(url: URL(string: "https://a.example")!)))
+        let policy = await proxy.webView(
+            WKWebView(),
+            decidePolicyFor: WKNavigationAction(request: URLRequest(url: URL(string: "https://a.example")!)))
         #expect(policy == .allow)
         let response = await proxy.webView(WKWebView(), decidePolicyFor: WKNavigationResponse(response: URLResponse()))
         #expect(response == .allow)
     }
 
-    @Test("Authentication challenge: 0 listeners → once with (.rejectProtectionSpace, nil); a listener → once with its answer")
+    @Test(
+        "Authentication challenge: 0 listeners → once with (.rejectProtectionSpace, nil); a listener → once with its answer"
+    )
     func challenge() {
         let proxy = WKNavigationDelegateProxy()
         let webView = WKWebView()
@@ -130,12 +143,17 @@ struct WKNavigationDelegateTests {
         let proxy = WKNavigationDelegateProxy()
         let preferences = WKWebpagePreferences()
         let recorder = CallRecorder<WKNavigationActionPolicy>()
-        proxy.webView(WKWebView(), decidePolicyFor: WKNavigationAction(request: URLRequest(url: URL(string: "https://a.example")!)), preferences: preferences) { policy, answered in
+        proxy.webView(
+            WKWebView(),
+            decidePolicyFor: WKNavigationAction(request: URLRequest(url: URL(string: "https://a.example")!)),
+            preferences: preferences
+        ) { policy, answered in
             recorder.record(policy)
             #expect(answered === preferences)
         }
         #expect(recorder.calls == [.allow])
-        #expect(!proxy.chain.responds(to: WKNavigationDelegateMessages.webViewDecidePolicyForPreferencesDecisionHandler))
+        #expect(
+            !proxy.chain.responds(to: WKNavigationDelegateMessages.webViewDecidePolicyForPreferencesDecisionHandler))
     }
 
     @Test("A progress-only listener: responds(to:) is true for its messages only")

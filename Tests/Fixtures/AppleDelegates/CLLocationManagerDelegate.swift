@@ -10,7 +10,8 @@ public protocol CLLocationManagerDelegate: AnyObject {
     // Responding to location events
     func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation])
     @available(*, deprecated, message: "iOS 2.0–6.0: implement locationManager(_:didUpdateLocations:) instead")
-    func locationManager(_ manager: CLLocationManager, didUpdateTo newLocation: CLLocation, from oldLocation: CLLocation)
+    func locationManager(
+        _ manager: CLLocationManager, didUpdateTo newLocation: CLLocation, from oldLocation: CLLocation)
     func locationManager(_ manager: CLLocationManager, didFailWithError error: any Error)
     func locationManager(_ manager: CLLocationManager, didFinishDeferredUpdatesWithError error: (any Error)?)
 
@@ -29,7 +30,8 @@ public protocol CLLocationManagerDelegate: AnyObject {
     func locationManager(_ manager: CLLocationManager, didEnterRegion region: CLRegion)
     func locationManager(_ manager: CLLocationManager, didExitRegion region: CLRegion)
     func locationManager(_ manager: CLLocationManager, didDetermineState state: CLRegionState, for region: CLRegion)
-    func locationManager(_ manager: CLLocationManager, monitoringDidFailFor region: CLRegion?, withError error: any Error)
+    func locationManager(
+        _ manager: CLLocationManager, monitoringDidFailFor region: CLRegion?, withError error: any Error)
     func locationManager(_ manager: CLLocationManager, didStartMonitoringFor region: CLRegion)
 
     // Responding to ranging events

@@ -65,8 +65,10 @@ import Foundation
     func tableView(_ tableView: UITableView, titleForDeleteConfirmationButtonForRowAt indexPath: IndexPath) -> String?
     @available(*, deprecated, message: "iOS 8.0–13.0: use tableView(_:trailingSwipeActionsConfigurationForRowAt:)")
     func tableView(_ tableView: UITableView, editActionsForRowAt indexPath: IndexPath) -> [UITableViewRowAction]?
-    func tableView(_ tableView: UITableView, leadingSwipeActionsConfigurationForRowAt indexPath: IndexPath) -> UISwipeActionsConfiguration?
-    func tableView(_ tableView: UITableView, trailingSwipeActionsConfigurationForRowAt indexPath: IndexPath) -> UISwipeActionsConfiguration?
+    func tableView(_ tableView: UITableView, leadingSwipeActionsConfigurationForRowAt indexPath: IndexPath)
+        -> UISwipeActionsConfiguration?
+    func tableView(_ tableView: UITableView, trailingSwipeActionsConfigurationForRowAt indexPath: IndexPath)
+        -> UISwipeActionsConfiguration?
     @DelegateDefault(true)
     func tableView(_ tableView: UITableView, shouldIndentWhileEditingRowAt indexPath: IndexPath) -> Bool
     func tableView(_ tableView: UITableView, willBeginEditingRowAt indexPath: IndexPath)
@@ -142,12 +144,16 @@ import Foundation
         contextMenuConfigurationForRowAt indexPath: IndexPath,
         point: CGPoint
     ) -> UIContextMenuConfiguration?
-    @available(*, deprecated, message: "iOS 13.0–16.0: use tableView(_:contextMenuConfiguration:highlightPreviewForRowAt:)")
+    @available(
+        *, deprecated, message: "iOS 13.0–16.0: use tableView(_:contextMenuConfiguration:highlightPreviewForRowAt:)"
+    )
     func tableView(
         _ tableView: UITableView,
         previewForHighlightingContextMenuWithConfiguration configuration: UIContextMenuConfiguration
     ) -> UITargetedPreview?
-    @available(*, deprecated, message: "iOS 13.0–16.0: use tableView(_:contextMenuConfiguration:dismissalPreviewForRowAt:)")
+    @available(
+        *, deprecated, message: "iOS 13.0–16.0: use tableView(_:contextMenuConfiguration:dismissalPreviewForRowAt:)"
+    )
     func tableView(
         _ tableView: UITableView,
         previewForDismissingContextMenuWithConfiguration configuration: UIContextMenuConfiguration

@@ -125,7 +125,8 @@ public protocol URLSessionTaskDelegate: URLSessionDelegate {
     )
 
     // iOS 17.
-    func urlSession(_ session: URLSession, task: URLSessionTask, didReceiveInformationalResponse response: HTTPURLResponse)
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, didReceiveInformationalResponse response: HTTPURLResponse)
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didFinishCollecting metrics: URLSessionTaskMetrics)
 

@@ -95,7 +95,8 @@ import FoundationNetworking
 
     // MARK: Responding to navigation errors
 
-    func webView(_ webView: WKWebView, didFailProvisionalNavigation navigation: WKNavigation!, withError error: any Error)
+    func webView(
+        _ webView: WKWebView, didFailProvisionalNavigation navigation: WKNavigation!, withError error: any Error)
     func webView(_ webView: WKWebView, didFail navigation: WKNavigation!, withError error: any Error)
     func webViewWebContentProcessDidTerminate(_ webView: WKWebView)
 
