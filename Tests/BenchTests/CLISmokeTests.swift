@@ -98,7 +98,7 @@ import Testing
         for expected in [
             "fastdelegates-weak", "fastdelegates-weak-reference", "fastdelegates-strong", "pure-swift-proxy",
             "handwritten-weak-var", "strong-array", "naive-weak-multicast", "notificationcenter", "opencombine",
-            "fastdelegates-proxy", "handwritten-forwarder",
+            "fastdelegates-proxy", "fastdelegates-proxy-sparse", "handwritten-forwarder",
         ] {
             #expect(variants.contains(expected))
         }

@@ -5,13 +5,11 @@ import Synchronization
 // An app as a new user writes it: the proxies go into the hosts' delegate slots, and every
 // listener joins in one line. Exits non-zero if any behaviour is not what the docs say.
 
+// Listeners implement only the requirements they need.
 @MainActor final class StretchyHeader: FeedScrollDelegate {
     private(set) var height = 200.0
     func scrollViewDidScroll(_ offset: Double) { height = 200 - min(offset, 0) }
     func scrollViewDidEndDragging(willDecelerate decelerate: Bool) { if !decelerate { height = 200 } }
-    func scrollViewShouldScrollToTop() -> Bool { true }
-    func viewForZooming() -> String? { nil }
-    func scrollViewShouldBeginEditing() -> Bool { true }
 }
 
 @MainActor final class FeedViewController: FeedScrollDelegate {
@@ -38,7 +36,25 @@ import Synchronization
 final class ProgressBar: DownloadDelegate {
     let received = Atomic<Int>(0)
     func download(_ id: Int, didReceive bytes: Int) { received.add(bytes, ordering: .relaxed) }
+}
+
+final class Retrier: DownloadDelegate {
     func shouldRetry(_ id: Int) -> Bool { true }
+}
+
+/// Counts selections; implements nothing else.
+@MainActor final class TableAnalytics: FeedTableDelegate {
+    private(set) var selected: [Int] = []
+    func tableView(didSelectRow row: Int) { selected.append(row) }
+}
+
+/// Decides paging: stops after row 100.
+@MainActor final class Pager: FeedTableDelegate {
+    private(set) var asked = 0
+    func tableViewShouldLoadMore(afterRow row: Int, completion: @escaping @MainActor (Bool) -> Void) {
+        asked += 1
+        completion(row < 100)
+    }
 }
 
 var failures = 0
@@ -83,8 +99,37 @@ await withTaskGroup(of: Void.self) { group in // listeners join and leave while 
     }
 }
 check(bar.received.load(ordering: .relaxed) == 6000, "sends while listeners join and leave reach the steady one")
-check(downloads.shouldRetry(1), "the Sendable proxy answers")
+check(downloads.shouldRetry(1) == false, "no progress bar implements shouldRetry: the default")
+downloads.add(Retrier())  // held weakly: gone at once, so still the default
+check(downloads.shouldRetry(1) == false, "a released listener does not answer")
+let retrier = Retrier()
+downloads.add(retrier)
+check(downloads.shouldRetry(1), "the first listener that implements shouldRetry answers")
 check(DownloadDelegateProxy().shouldRetry(1) == false, "the default when nobody listens")
+
+// A table: its protocol refines the scroll view's, and paging ends in a completion handler.
+let table = FeedTableView()
+let tableDelegates = FeedTableDelegateProxy()
+table.delegate = tableDelegates
+table.connectScrollView()
+table.reachEnd(afterRow: 10)
+check(table.pagingAnswers == 1 && table.pagesLoaded == 1, "no listener: the proxy completes once, with the default")
+let tableHeader = StretchyHeader(), analytics = TableAnalytics(), pager = Pager(), otherPager = Pager()
+tableDelegates.add(tableHeader)  // a listener of the parent protocol only
+tableDelegates.add(analytics)
+tableDelegates.add(pager)
+tableDelegates.add(otherPager)
+table.scrollView.scroll(to: -10)
+check(tableHeader.height == 210, "a parent-only listener on the child's proxy hears the parent's messages")
+table.select(row: 3)
+check(analytics.selected == [3], "a child listener hears the child's messages")
+table.reachEnd(afterRow: 200)
+check(
+    table.pagingAnswers == 2 && table.pagesLoaded == 1 && pager.asked == 1 && otherPager.asked == 0,
+    "two pagers: the completion handler goes to the first only, and is called once")
+check(
+    tableDelegates.chain.responds(to: FeedTableDelegateMessages.tableViewShouldLoadMoreAfterRowCompletion),
+    "the pager responds to paging")
 
 print(failures == 0 ? "FeedApp: all checks passed" : "FeedApp: \(failures) checks failed")
 if failures != 0 { fatalError("FeedApp: \(failures) checks failed") }
