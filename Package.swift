@@ -149,6 +149,14 @@ let package = Package(
             dependencies: ["FastDelegates", "AppleDelegates"],
             exclude: ["URLSessionDelegatesTests.swift", "WKNavigationDelegateTests.swift"]
         ),
+        // A module compiled with default main-actor isolation (SwiftPM 6.2), whose protocol states
+        // no isolation: its proxy is main-actor isolated like the rest of the module.
+        .target(
+            name: "DefaultMainActorFixture",
+            dependencies: ["FastDelegates"],
+            path: "Tests/Fixtures/DefaultMainActorFixture",
+            swiftSettings: [.defaultIsolation(MainActor.self)]
+        ),
         // What `@DelegateProxy` expands to and what it rejects (with the `Macros` trait; debug only:
         // a release build of swift-syntax takes minutes).
         .testTarget(
@@ -165,7 +173,7 @@ let package = Package(
         // The generated proxies at run time (compiled with the `Macros` trait: `swift test --traits Macros`).
         .testTarget(
             name: "DelegateProxyTests",
-            dependencies: ["FastDelegates", "ProxyFixture"]
+            dependencies: ["FastDelegates", "ProxyFixture", "DefaultMainActorFixture"]
         ),
         // The examples, as a dependent package writes them in Swift 6: each Objective-C seed's
         // scenario rebuilt on a small @MainActor host type, @MainActor targets on every
