@@ -16,11 +16,11 @@ struct DefaultIsolationTests {
         proxy.add(counter)
         gallery.next()
         gallery.next()
-        #expect(counter.shown == [1, 0])  // nobody refuses: the default wraps around
+        #expect(counter.shown == [1, 0]) // nobody refuses: the default wraps around
         proxy.add(noWrap)
         gallery.next()
         gallery.next()
-        #expect(counter.shown == [1, 0, 1, 1])  // the one listener that implements it refuses
+        #expect(counter.shown == [1, 0, 1, 1]) // the one listener that implements it refuses
         // Main-actor isolated: a main-actor test calls it synchronously, with no await.
         let isolated: @MainActor () -> Bool = { proxy.galleryShouldWrap() }
         #expect(!isolated())

@@ -100,7 +100,7 @@ await withTaskGroup(of: Void.self) { group in // listeners join and leave while 
 }
 check(bar.received.load(ordering: .relaxed) == 6000, "sends while listeners join and leave reach the steady one")
 check(downloads.shouldRetry(1) == false, "no progress bar implements shouldRetry: the default")
-downloads.add(Retrier())  // held weakly: gone at once, so still the default
+downloads.add(Retrier()) // held weakly: gone at once, so still the default
 check(downloads.shouldRetry(1) == false, "a released listener does not answer")
 let retrier = Retrier()
 downloads.add(retrier)
@@ -115,7 +115,7 @@ table.connectScrollView()
 table.reachEnd(afterRow: 10)
 check(table.pagingAnswers == 1 && table.pagesLoaded == 1, "no listener: the proxy completes once, with the default")
 let tableHeader = StretchyHeader(), analytics = TableAnalytics(), pager = Pager(), otherPager = Pager()
-tableDelegates.add(tableHeader)  // a listener of the parent protocol only
+tableDelegates.add(tableHeader) // a listener of the parent protocol only
 tableDelegates.add(analytics)
 tableDelegates.add(pager)
 tableDelegates.add(otherPager)
