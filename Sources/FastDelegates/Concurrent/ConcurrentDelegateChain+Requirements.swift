@@ -27,24 +27,14 @@ extension ConcurrentDelegateChain {
     /// The first live implementing listener's answer to a requirement, or nil if none answers.
     @inlinable
     public func send<Input, Output>(requirement message: Message<Input, Output>, _ input: Input) -> Output? {
-        var answer: Output?
-        _ = forEachAnswer(toRequirement: message, input) { output in
-            answer = output
-            return true
-        }
-        return answer
+        FastDelegates.firstAnswer { forEachAnswer(toRequirement: message, input, $0) }
     }
 
     /// The first live implementing listener's answer to a requirement whose answer is itself
     /// optional, not wrapped once more (nil also when it answers nil).
     @inlinable
     public func send<Input, Wrapped>(requirement message: Message<Input, Wrapped?>, _ input: Input) -> Wrapped? {
-        var answer: Wrapped?? = nil
-        _ = forEachAnswer(toRequirement: message, input) { output in
-            answer = .some(output)
-            return true
-        }
-        return answer ?? nil
+        FastDelegates.firstAnswer { forEachAnswer(toRequirement: message, input, $0) } ?? nil
     }
 
     /// The first live implementing listener's answer to a requirement, or `defaultValue` when
@@ -64,9 +54,7 @@ extension ConcurrentDelegateChain {
         requirement message: Message<Input, Output>, _ input: Input,
         combining combination: AnswerCombination<Output, Result>
     ) -> Result {
-        var result = combination.initial
-        _ = forEachAnswer(toRequirement: message, input) { combination.step(&result, $0) }
-        return result
+        combinedAnswers(of: { forEachAnswer(toRequirement: message, input, $0) }, combination)
     }
 
     /// Calls the live listeners that implement a requirement in order with `input`, handing each

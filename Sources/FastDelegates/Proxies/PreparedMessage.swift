@@ -114,20 +114,13 @@ extension DelegateChain {
         _ message: PreparedMessage<Input, Output>, _ input: Input,
         combining combination: AnswerCombination<Output, Result>
     ) -> Result {
-        var result = combination.initial
-        _ = forEachAnswer(to: message, input) { combination.step(&result, $0) }
-        return result
+        combinedAnswers(of: { forEachAnswer(to: message, input, $0) }, combination)
     }
 
     /// The first live responder's answer to a prepared message, or nil if no live target answers.
     @inlinable
     func firstAnswer<Input, Output>(to message: PreparedMessage<Input, Output>, _ input: Input) -> Output? {
-        var answer: Output?
-        _ = forEachAnswer(to: message, input) { output in
-            answer = output
-            return true
-        }
-        return answer
+        FastDelegates.firstAnswer { forEachAnswer(to: message, input, $0) }
     }
 }
 

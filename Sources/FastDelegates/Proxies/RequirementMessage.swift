@@ -150,24 +150,14 @@ extension DelegateChain {
     /// The first live implementing listener's answer to a requirement, or nil if none answers.
     @inlinable
     public func send<Input, Output>(_ message: RequirementMessage<Input, Output>, _ input: Input) -> Output? {
-        var answer: Output?
-        _ = forEachAnswer(to: message, input) { output in
-            answer = output
-            return true
-        }
-        return answer
+        FastDelegates.firstAnswer { forEachAnswer(to: message, input, $0) }
     }
 
     /// The first live implementing listener's answer to a requirement whose answer is itself
     /// optional, not wrapped once more (nil also when it answers nil).
     @inlinable
     public func send<Input, Wrapped>(_ message: RequirementMessage<Input, Wrapped?>, _ input: Input) -> Wrapped? {
-        var answer: Wrapped?? = nil
-        _ = forEachAnswer(to: message, input) { output in
-            answer = .some(output)
-            return true
-        }
-        return answer ?? nil
+        FastDelegates.firstAnswer { forEachAnswer(to: message, input, $0) } ?? nil
     }
 
     /// The first live implementing listener's answer to a requirement, or `defaultValue` when
@@ -176,12 +166,7 @@ extension DelegateChain {
     public func send<Input, Output>(
         _ message: RequirementMessage<Input, Output>, _ input: Input, default defaultValue: @autoclosure () -> Output
     ) -> Output {
-        var answer: Output?
-        _ = forEachAnswer(to: message, input) { output in
-            answer = output
-            return true
-        }
-        return answer ?? defaultValue()
+        send(message, input) ?? defaultValue()
     }
 
     /// The answers of every live listener that implements a requirement, combined; the
@@ -191,9 +176,7 @@ extension DelegateChain {
         _ message: RequirementMessage<Input, Output>, _ input: Input,
         combining combination: AnswerCombination<Output, Result>
     ) -> Result {
-        var result = combination.initial
-        _ = forEachAnswer(to: message, input) { combination.step(&result, $0) }
-        return result
+        combinedAnswers(of: { forEachAnswer(to: message, input, $0) }, combination)
     }
 
     /// Sends a requirement's void message, not prepared: every live listener that implements it,
@@ -217,24 +200,14 @@ extension DelegateChain {
     /// The first live implementing listener's answer to a requirement, not prepared, or nil.
     @inlinable
     public func send<Input, Output>(requirement message: Message<Input, Output>, _ input: Input) -> Output? {
-        var answer: Output?
-        _ = forEachAnswerChecking(to: message, input) { output in
-            answer = output
-            return true
-        }
-        return answer
+        FastDelegates.firstAnswer { forEachAnswerChecking(to: message, input, $0) }
     }
 
     /// The first live implementing listener's answer to a requirement, not prepared, whose answer
     /// is itself optional, not wrapped once more.
     @inlinable
     public func send<Input, Wrapped>(requirement message: Message<Input, Wrapped?>, _ input: Input) -> Wrapped? {
-        var answer: Wrapped?? = nil
-        _ = forEachAnswerChecking(to: message, input) { output in
-            answer = .some(output)
-            return true
-        }
-        return answer ?? nil
+        FastDelegates.firstAnswer { forEachAnswerChecking(to: message, input, $0) } ?? nil
     }
 
     /// The first live implementing listener's answer to a requirement, not prepared, or
@@ -253,9 +226,7 @@ extension DelegateChain {
         requirement message: Message<Input, Output>, _ input: Input,
         combining combination: AnswerCombination<Output, Result>
     ) -> Result {
-        var result = combination.initial
-        _ = forEachAnswerChecking(to: message, input) { combination.step(&result, $0) }
-        return result
+        combinedAnswers(of: { forEachAnswerChecking(to: message, input, $0) }, combination)
     }
 
     /// A requirement's send that asks each unverified handler whether it answers (see
