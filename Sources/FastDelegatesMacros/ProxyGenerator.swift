@@ -145,7 +145,7 @@ struct ProxyGenerator {
         let body = forwardingBody(requirement, message: message, chain: chain, prepared: prepared)
         return """
 
-            \(attributes)    \(prefix)\(access)func \(requirement.name)(\(parameterList(of: requirement)))\(returns) {
+            \(attributes)    \(prefix)\(access)func \(requirement.name)(\(parameterList(of: requirement)))\(requirement.effects)\(returns) {
                     \(body.joined(separator: "\n        "))
                 }
             """
@@ -177,7 +177,11 @@ struct ProxyGenerator {
             return ["if !\(chain).sendToFirst(\(sent)) {"] + statements.map { "    " + $0 } + ["}"]
         }
         let send: String =
-            if let combination = requirement.combination {
+            if requirement.isAsync {
+                asyncSend(requirement, sent: sent, chain: chain)
+            } else if requirement.failureType != nil {
+                throwingSend(requirement, sent: sent, chain: chain)
+            } else if let combination = requirement.combination {
                 "\(chain).send(\(sent), combining: \(combination))"
             } else if let defaultValue = requirement.defaultValue {
                 "\(chain).send(\(sent), default: \(defaultValue))"
@@ -191,6 +195,32 @@ struct ProxyGenerator {
             ? box + [send] + writeBack : box + ["let answer = \(send)"] + writeBack + ["return answer"]
     }
 
+    /// The awaited send of an `async` requirement (`FastDelegates.AsyncRequirement`): the first
+    /// implementing listener's answer or the default, every listener for a void one, or the
+    /// combination.
+    private func asyncSend(_ requirement: Requirement, sent: String, chain: String) -> String {
+        let call = requirement.failureType == nil ? "await " : "try await "
+        if let combination = requirement.combination {
+            return "\(call)FastDelegates.AsyncRequirement.combining(\(chain), \(sent), \(combination))"
+        }
+        if requirement.returnType == nil {
+            return "\(call)FastDelegates.AsyncRequirement.send(\(chain), \(sent))"
+        }
+        return "\(call)FastDelegates.AsyncRequirement.first(\(chain), \(sent), default: \(requirement.defaultValue ?? "nil"))"
+    }
+
+    /// The send of a synchronous throwing requirement, whose message answers each listener's
+    /// `Result`: the first failure ends it and is thrown (`FastDelegates.ThrowingRequirement`).
+    private func throwingSend(_ requirement: Requirement, sent: String, chain: String) -> String {
+        if let combination = requirement.combination {
+            return "try \(chain).send(\(sent), combining: FastDelegates.ThrowingRequirement.combining(\(combination))).get()"
+        }
+        if requirement.returnType == nil {
+            return "try \(chain).send(\(sent), combining: FastDelegates.ThrowingRequirement.untilFailure(breaking: \(chain).mode == .breaking)).get()"
+        }
+        return "try \(chain).send(\(sent), default: .success(\(requirement.defaultValue ?? "nil"))).get()"
+    }
+
     private func inoutBoxName(_ parameter: Requirement.Parameter) -> String {
         "_" + parameter.name.filter { $0 != "`" } + "Argument"
     }
@@ -202,11 +232,23 @@ struct ProxyGenerator {
 
     /// `.on(requirement: message) { me, input in me.requirement(input) }`: the handler of one
     /// requirement, unverified until a proxy's send finds whether the conformer implements it.
+    /// An `async` requirement's handler answers the call that the proxy awaits
+    /// (`FastDelegates.AsyncCall(me) { me in await me.requirement(input) }`); a synchronous
+    /// throwing one's, the `Result` of the call.
     func handler(_ requirement: Requirement) -> String {
         let message = proto.qualifiedMessagesName + "." + requirement.memberName
+        let call = "me.\(requirement.name)(\(arguments(of: requirement)))"
+        let answer: String =
+            if requirement.isAsync {
+                "FastDelegates.AsyncCall(me) { me in \(requirement.failureType == nil ? "" : "try ")await \(call) }"
+            } else if let failure = requirement.failureType {
+                "Swift.Result { () throws(\(failure)) -> \(requirement.answerType) in try \(call) }"
+            } else {
+                call
+            }
         return requirement.parameters.isEmpty
-            ? "\n            .on(requirement: \(message)) { me in me.\(requirement.name)() }"
-            : "\n            .on(requirement: \(message)) { me, input in me.\(requirement.name)(\(arguments(of: requirement))) }"
+            ? "\n            .on(requirement: \(message)) { me in \(answer) }"
+            : "\n            .on(requirement: \(message)) { me, input in \(answer) }"
     }
 
     /// `input`, `input.0`, `input.1`…, labelled as the requirement's call needs.

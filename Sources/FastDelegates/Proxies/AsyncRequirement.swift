@@ -294,3 +294,38 @@ extension ConcurrentDelegateChain: AsyncRequirementChain {
         if marked { dropDeclined(message, of: [target]) }
     }
 }
+
+/// The combinations through which a proxy sends a synchronous throwing requirement of a
+/// `@DelegateProxy` protocol, whose message answers each listener's `Result`: the first failure
+/// ends the send (later listeners are not called), and the proxy throws it.
+public enum ThrowingRequirement {
+    /// Every listener's success in order (only the first's when `breaking`), until one fails.
+    public static func untilFailure<Failure>(
+        breaking: Bool
+    ) -> AnswerCombination<Result<Void, Failure>, Result<Void, Failure>> {
+        AnswerCombination(initial: .success(())) { result, output in
+            result = output
+            if case .failure = output { return true }
+            return breaking
+        }
+    }
+
+    /// `combination` over the listeners' answers in order, until one fails.
+    public static func combining<Output, Combined, Failure>(
+        _ combination: AnswerCombination<Output, Combined>
+    ) -> AnswerCombination<Result<Output, Failure>, Result<Combined, Failure>> {
+        AnswerCombination(initial: .success(combination.initial)) { result, output in
+            switch (result, output) {
+            case (_, .failure(let error)):
+                result = .failure(error)
+                return true
+            case (.success(var combined), .success(let answer)):
+                let stop = combination.step(&combined, answer)
+                result = .success(combined)
+                return stop
+            case (.failure, .success):
+                return true
+            }
+        }
+    }
+}
