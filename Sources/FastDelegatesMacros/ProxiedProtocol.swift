@@ -88,7 +88,8 @@ struct ProxiedProtocol {
             guard case .attribute(let attribute) = element else { return false }
             return ["MainActor", "_Concurrency.MainActor"].contains(attribute.attributeName.trimmedDescription)
         }
-        isolation = isMainActor ? .mainActor : refinesSendable ? .sendable : self.parents.isEmpty ? .nonisolated : .inherited
+        isolation =
+            isMainActor ? .mainActor : refinesSendable ? .sendable : self.parents.isEmpty ? .nonisolated : .inherited
 
         var requirements: [Requirement] = []
         var signatures: Set<String> = []

@@ -119,8 +119,9 @@ struct ProxyGenerator {
         let chainDescription =
             isSendable
             ? "a `Sendable` proxy: its methods may be called from any thread, and listeners' methods run on the calling thread"
-            : isMainActor ? "isolated to the main actor, as the protocol is"
-            : isInherited ? "isolated as the protocols it refines are" : "confined to its owner's thread or actor"
+            : isMainActor
+                ? "isolated to the main actor, as the protocol is"
+                : isInherited ? "isolated as the protocols it refines are" : "confined to its owner's thread or actor"
         let methods = proto.requirements.map(forwardingMethod)
         // Each message read once per proxy: a send then loads its id instead of checking the
         // lazily initialized global on every call. Over a DelegateChain, prepared: the send
@@ -260,17 +261,20 @@ struct ProxyGenerator {
         if requirement.returnType == nil {
             return "\(call)FastDelegates.AsyncRequirement.send(\(chain), \(sent))"
         }
-        return "\(call)FastDelegates.AsyncRequirement.first(\(chain), \(sent), default: \(requirement.defaultValue ?? "nil"))"
+        return
+            "\(call)FastDelegates.AsyncRequirement.first(\(chain), \(sent), default: \(requirement.defaultValue ?? "nil"))"
     }
 
     /// The send of a synchronous throwing requirement, whose message answers each listener's
     /// `Result`: the first failure ends it and is thrown (`FastDelegates.ThrowingRequirement`).
     private func throwingSend(_ requirement: Requirement, sent: String, chain: String) -> String {
         if let combination = requirement.combination {
-            return "try \(chain).send(\(sent), combining: FastDelegates.ThrowingRequirement.combining(\(combination))).get()"
+            return
+                "try \(chain).send(\(sent), combining: FastDelegates.ThrowingRequirement.combining(\(combination))).get()"
         }
         if requirement.returnType == nil {
-            return "try \(chain).send(\(sent), combining: FastDelegates.ThrowingRequirement.untilFailure(breaking: \(chain).mode == .breaking)).get()"
+            return
+                "try \(chain).send(\(sent), combining: FastDelegates.ThrowingRequirement.untilFailure(breaking: \(chain).mode == .breaking)).get()"
         }
         return "try \(chain).send(\(sent), default: .success(\(requirement.defaultValue ?? "nil"))).get()"
     }

@@ -26,7 +26,8 @@ struct DiagnosticsTests {
                 "@DelegateProxy cannot forward a generic method: a message has one input and one output type; use concrete types (or 'any P')"
         ),
         Case(
-            shape: "rethrows", requirement: "func load(_ body: @escaping () throws -> Void) rethrows", marker: "rethrows",
+            shape: "rethrows", requirement: "func load(_ body: @escaping () throws -> Void) rethrows",
+            marker: "rethrows",
             message:
                 "@DelegateProxy cannot forward a 'rethrows' method: whether it throws depends on a closure argument the proxy only passes on; declare it 'throws'"
         ),
