@@ -12,6 +12,10 @@ struct ProxiedProtocol {
         case sendable
         /// Neither: a nonisolated proxy over `DelegateChain`.
         case nonisolated
+        /// Neither, but refines `@DelegateProxy` protocols: the isolation of the first of them,
+        /// which the generated code names through its messages namespace
+        /// (`ParentMessages.ProxyIsolationRoot.ProxyChain`), with sends that are not prepared.
+        case inherited
     }
 
     /// The protocol's name as declared (`FeedScrollDelegate`).
@@ -84,7 +88,8 @@ struct ProxiedProtocol {
             guard case .attribute(let attribute) = element else { return false }
             return ["MainActor", "_Concurrency.MainActor"].contains(attribute.attributeName.trimmedDescription)
         }
-        isolation = isMainActor ? .mainActor : refinesSendable ? .sendable : .nonisolated
+        isolation =
+            isMainActor ? .mainActor : refinesSendable ? .sendable : self.parents.isEmpty ? .nonisolated : .inherited
 
         var requirements: [Requirement] = []
         var signatures: Set<String> = []

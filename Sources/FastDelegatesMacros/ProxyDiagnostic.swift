@@ -14,8 +14,8 @@ enum ProxyDiagnostic: DiagnosticMessage {
     case nonisolatedInMainActorProtocol
     case unsupportedMember
     case generic
-    case async
-    case throwing
+    case rethrowing
+    case effectsWithCompletionHandler
     case sendingParameter(String)
     case variadicParameter(String)
     case someParameter(String)
@@ -61,12 +61,14 @@ enum ProxyDiagnostic: DiagnosticMessage {
         case .generic:
             "@DelegateProxy cannot forward a generic method: a message has one input and one output type; "
                 + "use concrete types (or 'any P')"
-        case .async:
-            "@DelegateProxy cannot forward an 'async' method: a send calls its listeners synchronously; "
-                + "make it synchronous and start a Task in the listener"
-        case .throwing:
-            "@DelegateProxy cannot forward a throwing method: a send has no error path; return the "
-                + "error as a value (for example 'Result<T, any Error>') instead"
+        case .rethrowing:
+            "@DelegateProxy cannot forward a 'rethrows' method: whether it throws depends on a closure "
+                + "argument the proxy only passes on; declare it 'throws'"
+        case .effectsWithCompletionHandler:
+            "@DelegateProxy cannot forward an 'async' or throwing method that also takes a completion "
+                + "handler: the proxy would answer its caller twice (through the handler and on return); "
+                + "declare the completion-handler form synchronous, and the 'async' form, which returns "
+                + "the answer, as another requirement"
         case .sendingParameter(let name):
             "@DelegateProxy cannot forward the 'sending' parameter '\(name)': one value cannot go to several "
                 + "listeners; remove 'sending' (or pass a copy the listeners may share)"

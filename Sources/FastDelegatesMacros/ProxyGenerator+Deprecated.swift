@@ -10,7 +10,7 @@ extension ProxyGenerator {
 
     /// `SendableResponses<Target>` or `Responses<Target>`.
     private var targetResponses: String {
-        isSendable ? "FastDelegates.SendableResponses<Target>" : "FastDelegates.Responses<Target>"
+        responsesType(of: "Target")
     }
 
     /// In the messages namespace, for a protocol with deprecated requirements: the protocol

@@ -14,6 +14,7 @@ extension ProxyGenerator {
     /// The library protocol the proxy conforms to, after its isolation.
     var forwardingProtocol: String {
         switch proto.isolation {
+        case .inherited: (proto.parents.first ?? "") + "Messages.ProxyForwarding"
         case .mainActor: "FastDelegates.MainActorDelegateForwarding"
         case .sendable: "FastDelegates.ConcurrentDelegateForwarding"
         case .nonisolated: "FastDelegates.DelegateForwarding"
@@ -36,13 +37,13 @@ extension ProxyGenerator {
 
     /// The proxy's members for ``forwardingProtocol``.
     var forwardingMembers: String {
-        let responderCache = isSendable ? "FastDelegates.SendableResponderCache" : "FastDelegates.ResponderCache"
+        let responderCache = responderCacheType
         let chain =
             chainName == "forwardingChain"
             ? ""
             : """
 
-                /// ``chain``, for the forwarding of inherited requirements (`\(forwardingProtocol.dropFirst(14))`).
+                /// ``chain``, for the forwarding of inherited requirements (`\(forwardingProtocol.split(separator: ".").last ?? "")`).
                 \(access)var forwardingChain: \(chainType) { chain }
 
             """

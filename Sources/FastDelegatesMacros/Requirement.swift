@@ -34,6 +34,13 @@ struct Requirement {
     let completion: CompletionHandler?
     /// The requirement's other attributes (`@discardableResult`, `@available`), for the proxy.
     let attributes: [String]
+    /// Whether the requirement is `async`: its message answers a `FastDelegates.AsyncCall`,
+    /// which the proxy awaits (`FastDelegates.AsyncRequirement`).
+    let isAsync: Bool
+    /// The error type of a throwing requirement (`any Error` for a plain `throws`), or nil.
+    let failureType: String?
+    /// The effects as declared (` async throws`), for the proxy's and the defaults' signatures.
+    let effects: String
     let diagnostics: [Diagnostic]
     /// The requirement's static member in the messages namespace (set once all are known).
     var memberName = ""
@@ -55,8 +62,16 @@ struct Requirement {
         }
     }
 
-    /// What the message answers: the return type, `T!` spelled `T?`.
-    var outputType: String { outputSpelling ?? "Void" }
+    /// What the requirement answers: the return type, `T!` spelled `T?`.
+    var answerType: String { outputSpelling ?? "Void" }
+
+    /// What the message answers: the answer, or for an `async` requirement the call that the
+    /// proxy awaits for it, or for a synchronous throwing one the answer or the error.
+    var outputType: String {
+        if isAsync { return "FastDelegates.AsyncCall<\(answerType), \(failureType ?? "Never")>" }
+        if let failureType { return "Swift.Result<\(answerType), \(failureType)>" }
+        return answerType
+    }
     /// The return type as a generic argument can spell it (nil for none).
     let outputSpelling: String?
     /// The name of the message (`FeedDelegate.scroll(to:)`), with the parameter types where
@@ -82,9 +97,13 @@ struct Requirement {
         } else if let clause = function.genericWhereClause {
             reject(clause, .generic)
         }
-        if let effects = function.signature.effectSpecifiers {
-            if let async = effects.asyncSpecifier { reject(async, .async) }
-            if let throwsClause = effects.throwsClause { reject(throwsClause, .throwing) }
+        let effectSpecifiers = function.signature.effectSpecifiers
+        isAsync = effectSpecifiers?.asyncSpecifier != nil
+        effects = effectSpecifiers.map { " " + $0.trimmedDescription } ?? ""
+        let throwsClause = effectSpecifiers?.throwsClause
+        failureType = throwsClause.map { $0.type?.trimmedDescription ?? "any Error" }
+        if let throwsClause, throwsClause.throwsSpecifier.tokenKind == .keyword(.rethrows) {
+            reject(throwsClause, .rethrowing)
         }
 
         var parameters: [Parameter] = []
@@ -111,6 +130,9 @@ struct Requirement {
         let completion = CompletionHandler(
             function, parameterName: { parameters[$0].name }, reject: { reject(function.name, $0) })
         self.completion = completion
+        if completion != nil, let effectSpecifiers {
+            reject(effectSpecifiers, .effectsWithCompletionHandler)
+        }
 
         let returned = function.signature.returnClause?.type
         returnType = returned.flatMap {
@@ -211,7 +233,7 @@ struct Requirement {
         let differing = parameters.indices.filter { index in
             siblings.contains { $0.parameters[index].valueType != parameters[index].valueType }
         }
-        let types = differing.isEmpty ? [outputType] : differing.map { parameters[$0].valueType }
+        let types = differing.isEmpty ? [answerType] : differing.map { parameters[$0].valueType }
         return types.map { type in String(type.map { $0.isLetter || $0.isNumber ? $0 : "_" }) }.joined(separator: "_")
     }
 

@@ -26,14 +26,16 @@ struct DiagnosticsTests {
                 "@DelegateProxy cannot forward a generic method: a message has one input and one output type; use concrete types (or 'any P')"
         ),
         Case(
-            shape: "async", requirement: "func load() async", marker: "async",
+            shape: "rethrows", requirement: "func load(_ body: @escaping () throws -> Void) rethrows",
+            marker: "rethrows",
             message:
-                "@DelegateProxy cannot forward an 'async' method: a send calls its listeners synchronously; make it synchronous and start a Task in the listener"
+                "@DelegateProxy cannot forward a 'rethrows' method: whether it throws depends on a closure argument the proxy only passes on; declare it 'throws'"
         ),
         Case(
-            shape: "throws", requirement: "func load() throws", marker: "throws",
+            shape: "async with a completion handler",
+            requirement: "func load(completionHandler: @escaping () -> Void) async", marker: "async",
             message:
-                "@DelegateProxy cannot forward a throwing method: a send has no error path; return the error as a value (for example 'Result<T, any Error>') instead"
+                "@DelegateProxy cannot forward an 'async' or throwing method that also takes a completion handler: the proxy would answer its caller twice (through the handler and on return); declare the completion-handler form synchronous, and the 'async' form, which returns the answer, as another requirement"
         ),
         Case(
             shape: "property", requirement: "var title: String { get }", marker: "var title",
@@ -269,7 +271,7 @@ struct DiagnosticsTests {
             """
             @DelegateProxy
             protocol Feed: AnyObject {
-                func load() async // one
+                func load() rethrows // one
                 var title: String { get } // two
                 func ok() -> Bool // three
             }
@@ -277,7 +279,7 @@ struct DiagnosticsTests {
             [
                 (
                     "// one",
-                    "@DelegateProxy cannot forward an 'async' method: a send calls its listeners synchronously; make it synchronous and start a Task in the listener"
+                    "@DelegateProxy cannot forward a 'rethrows' method: whether it throws depends on a closure argument the proxy only passes on; declare it 'throws'"
                 ),
                 (
                     "// two",

@@ -33,3 +33,58 @@ public protocol ConcurrentDelegateForwarding: AnyObject, Sendable {
     /// The handlers the proxy shares among its listeners of one class (``SendableResponderCache``).
     var forwardingResponders: SendableResponderCache { get }
 }
+
+/// The messages namespace of a `@MainActor` `@DelegateProxy` protocol: names the types its proxy
+/// is made of, for a refining protocol that inherits its isolation without declaring it.
+public protocol MainActorProxyMessages {}
+
+extension MainActorProxyMessages {
+    /// The namespace whose isolation the protocol's descendants inherit: this one.
+    public typealias ProxyIsolationRoot = Self
+    /// The proxy's chain.
+    public typealias ProxyChain = DelegateChain
+    /// The token of an `add`.
+    public typealias ProxyToken = DelegateToken
+    /// The handlers shared among listeners of one class.
+    public typealias ProxyResponderCache = ResponderCache
+    /// A conformer's responder.
+    public typealias ProxyResponder = AnyResponder
+    /// A conformer's responses.
+    public typealias ProxyResponses<Target: AnyObject> = Responses<Target>
+}
+
+/// The messages namespace of a `Sendable` `@DelegateProxy` protocol: see ``MainActorProxyMessages``.
+public protocol SendableProxyMessages {}
+
+extension SendableProxyMessages {
+    /// The namespace whose isolation the protocol's descendants inherit: this one.
+    public typealias ProxyIsolationRoot = Self
+    /// The proxy's chain.
+    public typealias ProxyChain = ConcurrentDelegateChain
+    /// The token of an `add`.
+    public typealias ProxyToken = ConcurrentDelegateToken
+    /// The handlers shared among listeners of one class.
+    public typealias ProxyResponderCache = SendableResponderCache
+    /// A conformer's responder.
+    public typealias ProxyResponder = AnySendableResponder
+    /// A conformer's responses.
+    public typealias ProxyResponses<Target: AnyObject> = SendableResponses<Target>
+}
+
+/// The messages namespace of a nonisolated `@DelegateProxy` protocol: see ``MainActorProxyMessages``.
+public protocol NonisolatedProxyMessages {}
+
+extension NonisolatedProxyMessages {
+    /// The namespace whose isolation the protocol's descendants inherit: this one.
+    public typealias ProxyIsolationRoot = Self
+    /// The proxy's chain.
+    public typealias ProxyChain = DelegateChain
+    /// The token of an `add`.
+    public typealias ProxyToken = DelegateToken
+    /// The handlers shared among listeners of one class.
+    public typealias ProxyResponderCache = ResponderCache
+    /// A conformer's responder.
+    public typealias ProxyResponder = AnyResponder
+    /// A conformer's responses.
+    public typealias ProxyResponses<Target: AnyObject> = Responses<Target>
+}

@@ -276,7 +276,7 @@ extension DelegateChain {
 
     /// Takes `handler`, which declined `message`, out of `target`'s responses (also during a
     /// dispatch: the running walks skip it from then on).
-    private func dropDeclined(_ message: UInt32, _ handler: AnyHandler, of target: AnyObject) {
+    func dropDeclined(_ message: UInt32, _ handler: AnyHandler, of target: AnyObject) {
         guard let registration = liveRegistration(of: target), registration.responses[message] === handler else {
             return
         }

@@ -29,12 +29,17 @@ import FoundationNetworking
     // iOS 13. WebKit calls this form instead of the one above when the delegate implements it.
     // Apple's default, `decisionHandler(.allow, preferences)`, combines a constant with the
     // `preferences` parameter: neither @DelegateDefault form fits (listed in README.md).
+    // Apple's exact default needs the `preferences` parameter, which neither form expresses:
+    // the proxy answers `.allow` with default preferences instead.
+    @DelegateDefault((WKNavigationActionPolicy.allow, WKWebpagePreferences()))
     func webView(
         _ webView: WKWebView,
         decidePolicyFor navigationAction: WKNavigationAction,
         preferences: WKWebpagePreferences,
         decisionHandler: @escaping @MainActor @Sendable (WKNavigationActionPolicy, WKWebpagePreferences) -> Void
     )
+    // Apple's exact default needs the `preferences` parameter, which neither form expresses.
+    @DelegateDefault((WKNavigationActionPolicy.allow, WKWebpagePreferences()))
     func webView(
         _ webView: WKWebView,
         decidePolicyFor navigationAction: WKNavigationAction,

@@ -1,0 +1,331 @@
+import Synchronization
+
+/// One listener's call of an `async` requirement of a `@DelegateProxy` protocol, made by the
+/// listener's handler and awaited by the proxy: what the message of such a requirement answers
+/// (`Message<Input, AsyncCall<Output, Failure>>`).
+///
+/// A handler cannot await, so the handler of an `async` requirement does not call the listener's
+/// method: it answers this call, which the proxy's send (``AsyncRequirement``) then awaits, one
+/// listener after the other. The call holds its listener weakly: a listener released while the
+/// send awaits an earlier one is not called.
+///
+/// Not `Sendable`: a send makes it and awaits it on the caller's isolation.
+public final class AsyncCall<Output, Failure: Error> {
+    /// The listener the call is for, while it lives.
+    public private(set) weak var target: AnyObject?
+
+    /// Calls the listener's method on the caller's isolation (a listener isolated to an actor
+    /// runs its method there, as any call of it does).
+    let body: nonisolated(nonsending) (AnyObject) async throws(Failure) -> Output
+
+    /// A call of `body` on `target`: `AsyncCall(me) { me in await me.method(input) }`.
+    public init<Target: AnyObject>(
+        _ target: Target, _ body: nonisolated(nonsending) @escaping (Target) async throws(Failure) -> Output
+    ) {
+        self.target = target
+        // Sound: `body` only ever receives `target` (see `AsyncRequirement.run`).
+        self.body = { (object: AnyObject) async throws(Failure) -> Output in
+            try await body(unsafeDowncast(object, to: Target.self))
+        }
+    }
+}
+
+@available(*, unavailable, message: "an AsyncCall is awaited on the isolation of the send that made it")
+extension AsyncCall: Sendable {}
+
+/// The record of an `async` requirement's call in progress, bound to the calling task while a
+/// send awaits one listener: a generated default that finds its own message and listener here
+/// declines (``RequirementDefaults/declinesAsync(_:_:)``). A task-local value, not a thread's
+/// record, because the default may run after a suspension, on another thread.
+final class AsyncDeclineRecord: Sendable {
+    let message: UInt32
+    let listener: ObjectIdentifier
+    let declined = Atomic<Bool>(false)
+
+    init(message: UInt32, listener: ObjectIdentifier) {
+        self.message = message
+        self.listener = listener
+    }
+
+    /// The call the running task's send awaits, if any.
+    @TaskLocal static var current: AsyncDeclineRecord?
+}
+
+extension RequirementDefaults {
+    /// Calls of ``declinesAsync(_:_:)`` so far, in every task: a test hook, as the C core's
+    /// `cdt_decline_debug_claim_calls` is for ``declines(_:_:)``.
+    package static var debugAsyncClaimCalls: UInt64 { asyncClaimCalls.load(ordering: .relaxed) }
+
+    private static let asyncClaimCalls = Atomic<UInt64>(0)
+
+    /// ``declines(_:_:)`` for an `async` requirement: whether a proxy's send is awaiting
+    /// `listener`'s call of `message` in this task right now; then this marks `listener` as not
+    /// implementing the requirement, and the default returns at once. Otherwise it returns
+    /// false, and the default behaves as the protocol documents.
+    ///
+    /// - Complexity: O(1): a read of a task-local value.
+    public static func declinesAsync<Input, Output, Failure>(
+        _ message: Message<Input, AsyncCall<Output, Failure>>, _ listener: AnyObject
+    ) -> Bool {
+        asyncClaimCalls.add(1, ordering: .relaxed)
+        guard let record = AsyncDeclineRecord.current, record.message == message.id,
+            record.listener == ObjectIdentifier(listener)
+        else { return false }
+        return !record.declined.exchange(true, ordering: .relaxed)
+    }
+}
+
+/// The sends of a `@DelegateProxy` protocol's `async` requirements, for the proxy's generated
+/// methods: each awaits the listeners that implement the requirement, one after the other, on
+/// the caller's isolation (a `@MainActor` proxy's, or the calling task's for a `Sendable` one).
+///
+/// A send first collects each live listener's ``AsyncCall`` in order, then awaits them:
+/// - a listener removed from the chain, or released, while the send awaited an earlier one is
+///   not called;
+/// - a listener whose generated default declines (it does not implement the requirement) is not
+///   counted, and loses the requirement's handler, as for a synchronous requirement (see
+///   ``RequirementMessage``);
+/// - an error thrown by a listener ends the send: later listeners are not called, and the
+///   caller receives it.
+public enum AsyncRequirement {
+    /// The first implementing listener's answer (`nil` included), or `defaultValue` when none
+    /// implements the requirement.
+    public static func first<Input, Output, Failure>(
+        _ chain: DelegateChain, _ message: RequirementMessage<Input, AsyncCall<Output, Failure>>, _ input: Input,
+        default defaultValue: @autoclosure () -> Output, isolation: isolated (any Actor)? = #isolation
+    ) async throws(Failure) -> Output {
+        let calls = chain.asyncCalls { chain.forEachAnswer(to: message, input, $0) }
+        var answer: Output?
+        try await run(calls, message.message.id, in: chain) { output in
+            answer = output
+            return true
+        }
+        return answer ?? defaultValue()
+    }
+
+    /// Every implementing listener in order, or only the first in ``DelegateChain/Mode/breaking``
+    /// mode.
+    public static func send<Input, Failure>(
+        _ chain: DelegateChain, _ message: RequirementMessage<Input, AsyncCall<Void, Failure>>, _ input: Input,
+        isolation: isolated (any Actor)? = #isolation
+    ) async throws(Failure) {
+        let calls = chain.asyncCalls { chain.forEachAnswer(to: message, input, $0) }
+        let breaking = chain.mode == .breaking
+        try await run(calls, message.message.id, in: chain) { _ in breaking }
+    }
+
+    /// The answers of every implementing listener, combined in order; the combination's initial
+    /// value when none implements the requirement.
+    public static func combining<Input, Output, Failure, Result>(
+        _ chain: DelegateChain, _ message: RequirementMessage<Input, AsyncCall<Output, Failure>>, _ input: Input,
+        _ combination: AnswerCombination<Output, Result>, isolation: isolated (any Actor)? = #isolation
+    ) async throws(Failure) -> Result {
+        let calls = chain.asyncCalls { chain.forEachAnswer(to: message, input, $0) }
+        var result = combination.initial
+        try await run(calls, message.message.id, in: chain) { combination.step(&result, $0) }
+        return result
+    }
+
+    /// ``first(_:_:_:default:isolation:)`` of a requirement's message, not prepared: what a
+    /// proxy sends for a requirement it inherits from a parent protocol.
+    public static func first<Input, Output, Failure>(
+        _ chain: DelegateChain, requirement message: Message<Input, AsyncCall<Output, Failure>>, _ input: Input,
+        default defaultValue: @autoclosure () -> Output, isolation: isolated (any Actor)? = #isolation
+    ) async throws(Failure) -> Output {
+        let calls = chain.asyncCalls { chain.forEachAnswerChecking(to: message, input, $0) }
+        var answer: Output?
+        try await run(calls, message.id, in: chain) { output in
+            answer = output
+            return true
+        }
+        return answer ?? defaultValue()
+    }
+
+    /// ``send(_:_:_:isolation:)`` of a requirement's message, not prepared.
+    public static func send<Input, Failure>(
+        _ chain: DelegateChain, requirement message: Message<Input, AsyncCall<Void, Failure>>, _ input: Input,
+        isolation: isolated (any Actor)? = #isolation
+    ) async throws(Failure) {
+        let calls = chain.asyncCalls { chain.forEachAnswerChecking(to: message, input, $0) }
+        let breaking = chain.mode == .breaking
+        try await run(calls, message.id, in: chain) { _ in breaking }
+    }
+
+    /// ``combining(_:_:_:_:isolation:)`` of a requirement's message, not prepared.
+    public static func combining<Input, Output, Failure, Result>(
+        _ chain: DelegateChain, requirement message: Message<Input, AsyncCall<Output, Failure>>, _ input: Input,
+        _ combination: AnswerCombination<Output, Result>, isolation: isolated (any Actor)? = #isolation
+    ) async throws(Failure) -> Result {
+        let calls = chain.asyncCalls { chain.forEachAnswerChecking(to: message, input, $0) }
+        var result = combination.initial
+        try await run(calls, message.id, in: chain) { combination.step(&result, $0) }
+        return result
+    }
+
+    /// The first implementing listener's answer through a concurrent chain (a `Sendable`
+    /// protocol's proxy), or `defaultValue`.
+    public static func first<Input, Output, Failure>(
+        _ chain: ConcurrentDelegateChain, requirement message: Message<Input, AsyncCall<Output, Failure>>,
+        _ input: Input, default defaultValue: @autoclosure () -> Output, isolation: isolated (any Actor)? = #isolation
+    ) async throws(Failure) -> Output {
+        let calls = chain.asyncCalls(message, input)
+        var answer: Output?
+        try await run(calls, message.id, in: chain) { output in
+            answer = output
+            return true
+        }
+        return answer ?? defaultValue()
+    }
+
+    /// Every implementing listener of a concurrent chain in order, or only the first in
+    /// ``DelegateChain/Mode/breaking`` mode.
+    public static func send<Input, Failure>(
+        _ chain: ConcurrentDelegateChain, requirement message: Message<Input, AsyncCall<Void, Failure>>,
+        _ input: Input, isolation: isolated (any Actor)? = #isolation
+    ) async throws(Failure) {
+        let calls = chain.asyncCalls(message, input)
+        let breaking = chain.mode == .breaking
+        try await run(calls, message.id, in: chain) { _ in breaking }
+    }
+
+    /// The answers of every implementing listener of a concurrent chain, combined in order.
+    public static func combining<Input, Output, Failure, Result>(
+        _ chain: ConcurrentDelegateChain, requirement message: Message<Input, AsyncCall<Output, Failure>>,
+        _ input: Input, _ combination: AnswerCombination<Output, Result>,
+        isolation: isolated (any Actor)? = #isolation
+    ) async throws(Failure) -> Result {
+        let calls = chain.asyncCalls(message, input)
+        var result = combination.initial
+        try await run(calls, message.id, in: chain) { combination.step(&result, $0) }
+        return result
+    }
+
+    /// Awaits each of `calls` whose listener is alive and still implements `message` in
+    /// `chain`, armed so that a declining default is found out, handing each answer to `body`
+    /// until it returns true.
+    private static func run<Output, Failure>(
+        _ calls: [AsyncCall<Output, Failure>], _ message: UInt32, in chain: some AsyncRequirementChain,
+        isolation: isolated (any Actor)? = #isolation, _ body: (Output) -> Bool
+    ) async throws(Failure) {
+        for call in calls {
+            guard let target = call.target, chain.stillImplements(message, target) else { continue }
+            let record = AsyncDeclineRecord(message: message, listener: ObjectIdentifier(target))
+            let result: Result<Output, Failure> = await AsyncDeclineRecord.$current.withValue(record) {
+                () async -> Result<Output, Failure> in
+                do throws(Failure) {
+                    return .success(try await call.body(target))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            if record.declined.load(ordering: .relaxed) {
+                chain.dropAsyncDeclined(message, of: target)
+                continue
+            }
+            if try body(result.get()) { return }
+        }
+    }
+}
+
+/// What ``AsyncRequirement`` needs of a chain between its listeners' calls.
+protocol AsyncRequirementChain {
+    /// Whether `target` is still in the chain with a handler of `message` not known to decline.
+    func stillImplements(_ message: UInt32, _ target: AnyObject) -> Bool
+    /// Marks `target`'s handler of `message` as declining and takes it out of its registration.
+    func dropAsyncDeclined(_ message: UInt32, of target: AnyObject)
+}
+
+extension DelegateChain: AsyncRequirementChain {
+    /// The calls that a synchronous walk of an `async` requirement's message collects.
+    func asyncCalls<Output, Failure>(
+        _ walk: ((AsyncCall<Output, Failure>) -> Bool) -> Bool
+    ) -> [AsyncCall<Output, Failure>] {
+        var calls: [AsyncCall<Output, Failure>] = []
+        _ = walk { call in
+            calls.append(call)
+            return false
+        }
+        return calls
+    }
+
+    func stillImplements(_ message: UInt32, _ target: AnyObject) -> Bool {
+        // A listener reached through a forwarding handler is not registered here: only its life
+        // is checked (by the caller).
+        guard let registration = liveRegistration(of: target) else { return hasForwarders }
+        guard let handler = registration.responses[message] else { return false }
+        return handler.status != .declined
+    }
+
+    func dropAsyncDeclined(_ message: UInt32, of target: AnyObject) {
+        guard let handler = liveRegistration(of: target)?.responses[message] else { return }
+        handler.status = .declined
+        dropDeclined(message, handler, of: target)
+    }
+}
+
+extension ConcurrentDelegateChain: AsyncRequirementChain {
+    /// The calls of the live listeners of an `async` requirement's message, in order.
+    func asyncCalls<Input, Output, Failure>(
+        _ message: Message<Input, AsyncCall<Output, Failure>>, _ input: Input
+    ) -> [AsyncCall<Output, Failure>] {
+        var calls: [AsyncCall<Output, Failure>] = []
+        _ = forEachAnswer(toRequirement: message, input) { call in
+            calls.append(call)
+            return false
+        }
+        return calls
+    }
+
+    func stillImplements(_ message: UInt32, _ target: AnyObject) -> Bool {
+        let request = Unchecked(target)
+        return locked { state in
+            guard let handler = state.list.lookup(request.value).live?.responses[message] else { return false }
+            return handler.status != .declined
+        }
+    }
+
+    func dropAsyncDeclined(_ message: UInt32, of target: AnyObject) {
+        let request = Unchecked(target)
+        let marked = locked { state -> Bool in
+            guard let handler = state.list.lookup(request.value).live?.responses[message] else { return false }
+            handler.status = .declined
+            return true
+        }
+        if marked { dropDeclined(message, of: [target]) }
+    }
+}
+
+/// The combinations through which a proxy sends a synchronous throwing requirement of a
+/// `@DelegateProxy` protocol, whose message answers each listener's `Result`: the first failure
+/// ends the send (later listeners are not called), and the proxy throws it.
+public enum ThrowingRequirement {
+    /// Every listener's success in order (only the first's when `breaking`), until one fails.
+    public static func untilFailure<Failure>(
+        breaking: Bool
+    ) -> AnswerCombination<Result<Void, Failure>, Result<Void, Failure>> {
+        AnswerCombination(initial: .success(())) { result, output in
+            result = output
+            if case .failure = output { return true }
+            return breaking
+        }
+    }
+
+    /// `combination` over the listeners' answers in order, until one fails.
+    public static func combining<Output, Combined, Failure>(
+        _ combination: AnswerCombination<Output, Combined>
+    ) -> AnswerCombination<Result<Output, Failure>, Result<Combined, Failure>> {
+        AnswerCombination(initial: .success(combination.initial)) { result, output in
+            switch (result, output) {
+            case (_, .failure(let error)):
+                result = .failure(error)
+                return true
+            case (.success(var combined), .success(let answer)):
+                let stop = combination.step(&combined, answer)
+                result = .success(combined)
+                return stop
+            case (.failure, .success):
+                return true
+            }
+        }
+    }
+}
