@@ -139,15 +139,13 @@ let package = Package(
             name: "AppleDelegates",
             dependencies: ["FastDelegates"],
             path: "Tests/Fixtures/AppleDelegates",
-            // WebKit's and URLSession's protocols wait for async requirements (issue 32, item 4).
-            exclude: ["README.md", "URLSessionDelegates.swift", "WKNavigationDelegate.swift"]
+            exclude: ["README.md"]
         ),
         // The transcriptions at run time: listeners that implement only a few requirements, hosts
         // that call their delegates as the frameworks do (with the `Macros` trait).
         .testTarget(
             name: "AppleDelegateTests",
-            dependencies: ["FastDelegates", "AppleDelegates"],
-            exclude: ["URLSessionDelegatesTests.swift", "WKNavigationDelegateTests.swift"]
+            dependencies: ["FastDelegates", "AppleDelegates"]
         ),
         // A module compiled with default main-actor isolation (SwiftPM 6.2), whose protocol states
         // no isolation: its proxy is main-actor isolated like the rest of the module.

@@ -18,6 +18,12 @@ final class SendableLog: Sendable {
     var events: [String] { storage.withLock { $0 } }
 }
 
+/// A response to a request for example.com (Foundation on Linux has no `URLResponse()`).
+func sampleResponse() -> URLResponse {
+    URLResponse(
+        url: URL(string: "https://example.com")!, mimeType: nil, expectedContentLength: 0, textEncodingName: nil)
+}
+
 /// Counts the calls of a completion handler and keeps their arguments.
 final class CallRecorder<Argument: Sendable>: Sendable {
     private let storage = Mutex<[Argument]>([])

@@ -8,7 +8,7 @@ import FoundationNetworking
 import Testing
 
 /// Knows only the session level: records invalidation.
-final class SessionWatcher: URLSessionDelegate {
+final class SessionWatcher: AppleDelegates.URLSessionDelegate {
     let log: SendableLog
     init(log: SendableLog) { self.log = log }
     func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {
@@ -17,7 +17,7 @@ final class SessionWatcher: URLSessionDelegate {
 }
 
 /// Task level: counts uploaded bytes, nothing else.
-final class UploadMeter: URLSessionTaskDelegate {
+final class UploadMeter: AppleDelegates.URLSessionTaskDelegate {
     let log: SendableLog
     init(log: SendableLog) { self.log = log }
     func urlSession(
@@ -29,7 +29,7 @@ final class UploadMeter: URLSessionTaskDelegate {
 }
 
 /// Data level: collects the body.
-final class BodyCollector: URLSessionDataDelegate {
+final class BodyCollector: AppleDelegates.URLSessionDataDelegate {
     let log: SendableLog
     init(log: SendableLog) { self.log = log }
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
@@ -38,7 +38,7 @@ final class BodyCollector: URLSessionDataDelegate {
 }
 
 /// Refuses redirects to another host.
-final class RedirectGuard: URLSessionTaskDelegate {
+final class RedirectGuard: AppleDelegates.URLSessionTaskDelegate {
     let log: SendableLog
     init(log: SendableLog) { self.log = log }
     func urlSession(
@@ -51,7 +51,7 @@ final class RedirectGuard: URLSessionTaskDelegate {
 }
 
 /// Cancels every response: implements the response decision.
-final class ResponseCanceller: URLSessionDataDelegate {
+final class ResponseCanceller: AppleDelegates.URLSessionDataDelegate {
     let log: SendableLog
     let name: String
     init(_ name: String, log: SendableLog) {
@@ -69,7 +69,7 @@ final class ResponseCanceller: URLSessionDataDelegate {
 
 /// A session stand-in that calls its delegate as URLSession does, from any thread.
 struct FakeLoader: Sendable {
-    let delegate: any URLSessionDataDelegate
+    let delegate: any AppleDelegates.URLSessionDataDelegate
     let session = URLSession(configuration: .ephemeral)
 
     func task(_ url: String) -> URLSessionDataTask { session.dataTask(with: URL(string: url)!) }
@@ -85,7 +85,7 @@ struct FakeLoader: Sendable {
     }
 
     func respond(_ task: URLSessionDataTask, recorder: CallRecorder<URLSession.ResponseDisposition>) {
-        delegate.urlSession(session, dataTask: task, didReceive: URLResponse()) { recorder.record($0) }
+        delegate.urlSession(session, dataTask: task, didReceive: sampleResponse()) { recorder.record($0) }
     }
 
     func challenge(_ task: URLSessionDataTask, recorder: CallRecorder<URLSession.AuthChallengeDisposition>) {
@@ -95,9 +95,13 @@ struct FakeLoader: Sendable {
     }
 }
 
-@Suite("URLSessionDelegate / URLSessionTaskDelegate / URLSessionDataDelegate proxies (Sendable)")
+@Suite(
+    "AppleDelegates.URLSessionDelegate / AppleDelegates.URLSessionTaskDelegate / AppleDelegates.URLSessionDataDelegate proxies (Sendable)"
+)
 struct URLSessionDelegatesTests {
-    @Test("Session-level and task-level listeners on a URLSessionDataDelegate proxy receive their parents' messages")
+    @Test(
+        "Session-level and task-level listeners on a AppleDelegates.URLSessionDataDelegate proxy receive their parents' messages"
+    )
     func parentOnlyListeners() {
         let log = SendableLog()
         let proxy = URLSessionDataDelegateProxy()
@@ -124,7 +128,7 @@ struct URLSessionDelegatesTests {
         #expect(recorder.calls.map { $0?.url?.absoluteString } == ["https://example.com/b"])
         #expect(
             !proxy.chain.responds(
-                to: URLSessionDataDelegateMessages.urlSessionTaskWillPerformHTTPRedirectionNewRequestCompletionHandler))
+                to: URLSessionTaskDelegateMessages.urlSessionTaskWillPerformHTTPRedirectionNewRequestCompletionHandler))
     }
 
     @Test("Redirect refused by the guard: the handler is called once, with nil")
@@ -170,7 +174,7 @@ struct URLSessionDelegatesTests {
     func willCacheDefault() async {
         let proxy = URLSessionDataDelegateProxy()
         let loader = FakeLoader(delegate: proxy)
-        let proposed = CachedURLResponse(response: URLResponse(), data: Data([1, 2]))
+        let proposed = CachedURLResponse(response: sampleResponse(), data: Data([1, 2]))
         let recorder = CallRecorder<Bool>()
         proxy.urlSession(loader.session, dataTask: loader.task("https://example.com"), willCacheResponse: proposed) {
             recorder.record($0 === proposed)

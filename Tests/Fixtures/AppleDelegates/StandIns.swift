@@ -128,7 +128,7 @@ public enum UIBarPosition: Int, Sendable {
 // MARK: - WebKit
 
 @MainActor public final class WKWebView: UIView {
-    //ASIDE     public weak var navigationDelegate: (any WKNavigationDelegate)?
+    public weak var navigationDelegate: (any WKNavigationDelegate)?
 }
 
 /// Not main-actor bound in the SDK (`WKNavigation` is a plain NSObject subclass).
