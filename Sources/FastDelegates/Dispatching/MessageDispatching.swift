@@ -91,7 +91,7 @@ extension MessageDispatching {
     }
 
     /// Sends a message to every live responder (only the first, for
-    /// ``AnswerCombination/first``) and combines their answers.
+    /// ``AnswerCombination/first-1fsp7``) and combines their answers.
     ///
     /// ```swift
     /// let scrollToTop = chain.send(Scroll.shouldScrollToTop, (), combining: .allTrue)

@@ -37,7 +37,7 @@ public macro DelegateProxy() = #externalMacro(module: "FastDelegatesMacros", typ
 /// What a `@DelegateProxy` proxy answers for this requirement when no listener responds.
 ///
 /// Required on a requirement with a non-`Optional` answer (unless it has
-/// ``DelegateCombining(_:)``): `@DelegateDefault(true) func shouldScrollToTop() -> Bool`. On a
+/// ``DelegateCombining(_:)-63355``): `@DelegateDefault(true) func shouldScrollToTop() -> Bool`. On a
 /// requirement with a completion handler, the value the proxy completes with when no listener
 /// implements it, a tuple for several arguments:
 /// `@DelegateDefault((AuthChallengeDisposition.performDefaultHandling, URLCredential?.none))`.

@@ -7,7 +7,7 @@ import CDispatchTable
 /// A protocol's listeners implement only the requirements they need; the protocol's generated
 /// extension gives every other requirement a default implementation. A send cannot tell the two
 /// apart without calling them, so the first send that meets a listener's handler for the
-/// requirement (a handler of ``Responses/on(requirement:_:)``, *unverified*) asks it: it arms
+/// requirement (a handler of ``Responses/on(requirement:_:)-(Message<Input,Output>,_)``, *unverified*) asks it: it arms
 /// this thread's declining record for the message and the listener, calls the handler, and reads
 /// the record back. A generated default that finds the record armed for its own message and
 /// listener claims it (``RequirementDefaults/declines(_:_:)``) and returns at once:

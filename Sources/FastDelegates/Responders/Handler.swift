@@ -48,7 +48,7 @@ final class Handler<Input, Output>: AnyHandler {
     }
 
     /// A handler whose status starts as `status`: ``HandlerStatus/unverified`` for one that
-    /// calls a requirement of a `@DelegateProxy` protocol (``Responses/on(requirement:_:)``).
+    /// calls a requirement of a `@DelegateProxy` protocol (``Responses/on(requirement:_:)-(Message<Input,Output>,_)``).
     init(_ body: @escaping (AnyObject, Input) -> Output, status: HandlerStatus) {
         self.body = body
         forwarding = nil
@@ -115,7 +115,7 @@ struct TargetErasedBody<Target: AnyObject, Input, Output> {
 
 /// Whether a handler is known to answer its message.
 ///
-/// A handler built by ``Responses/on(_:_:)`` answers: it is verified from birth. A handler that
+/// A handler built by ``Responses/on(_:_:)-(Message<Input,Output>,_)`` answers: it is verified from birth. A handler that
 /// calls a requirement of a `@DelegateProxy` protocol may call the protocol's generated default,
 /// which declines (its conformer does not implement the requirement): it starts unverified, and
 /// the first checking send of a ``RequirementMessage`` that calls it marks it verified or

@@ -71,7 +71,7 @@ public struct Responses<Target: AnyObject>: ResponseSet {
     /// The target's method may be the protocol's generated default (its class does not implement
     /// the requirement). A send of a ``RequirementMessage`` asks the handler once whether it
     /// answers, and drops it from the target's responses if it declines; any other send calls it
-    /// as a handler of ``on(_:_:)``, and the default answers as the protocol documents.
+    /// as a handler of ``on(_:_:)-(Message<Input,Output>,_)``, and the default answers as the protocol documents.
     public consuming func on<Input, Output>(
         requirement message: Message<Input, Output>,
         _ handler: @escaping (Target, Input) -> Output
@@ -80,7 +80,7 @@ public struct Responses<Target: AnyObject>: ResponseSet {
         return self
     }
 
-    /// ``on(requirement:_:)`` for a requirement that takes no parameters.
+    /// ``on(requirement:_:)-(Message<Input,Output>,_)`` for a requirement that takes no parameters.
     public consuming func on<Output>(
         requirement message: Message<Void, Output>,
         _ handler: @escaping (Target) -> Output

@@ -51,7 +51,7 @@ public struct SendableResponses<Target: AnyObject>: ResponseSet, @unchecked Send
     }
 
     /// These responses plus `handler` answering `message`, the message of a `@DelegateProxy`
-    /// protocol's requirement: see ``Responses/on(requirement:_:)``.
+    /// protocol's requirement: see ``Responses/on(requirement:_:)-(Message<Input,Output>,_)``.
     public consuming func on<Input, Output>(
         requirement message: Message<Input, Output>,
         _ handler: @escaping @Sendable (Target, Input) -> Output
@@ -60,7 +60,7 @@ public struct SendableResponses<Target: AnyObject>: ResponseSet, @unchecked Send
         return self
     }
 
-    /// ``on(requirement:_:)`` for a requirement that takes no parameters.
+    /// ``on(requirement:_:)-(Message<Input,Output>,_)`` for a requirement that takes no parameters.
     public consuming func on<Output>(
         requirement message: Message<Void, Output>,
         _ handler: @escaping @Sendable (Target) -> Output
