@@ -6,57 +6,7 @@ import Synchronization
 // that does not implement the requirement is asked once and then skipped; the first send that
 // finds it declining also takes its handler out of its registration.
 
-extension ConcurrentDelegateChain {
-    /// Sends a requirement's void message: every live listener that implements it, in order, or
-    /// only the first of them in ``DelegateChain/Mode/breaking`` mode. See ``RequirementMessage``
-    /// for how a listener that does not implement it is found out.
-    @inlinable
-    public func send<Input>(requirement message: Message<Input, Void>, _ input: Input) {
-        let breaking = mode == .breaking
-        _ = forEachAnswer(toRequirement: message, input) { _ in breaking }
-    }
-
-    /// Sends to the first live listener that implements a requirement, whatever the chain's
-    /// mode: how a proxy hands a completion handler to exactly one listener.
-    /// - Returns: whether a listener took it (when none did, the caller completes).
-    @inlinable
-    public func sendToFirst<Input>(requirement message: Message<Input, Void>, _ input: Input) -> Bool {
-        forEachAnswer(toRequirement: message, input) { _ in true }
-    }
-
-    /// The first live implementing listener's answer to a requirement, or nil if none answers.
-    @inlinable
-    public func send<Input, Output>(requirement message: Message<Input, Output>, _ input: Input) -> Output? {
-        FastDelegates.firstAnswer { forEachAnswer(toRequirement: message, input, $0) }
-    }
-
-    /// The first live implementing listener's answer to a requirement whose answer is itself
-    /// optional, not wrapped once more (nil also when it answers nil).
-    @inlinable
-    public func send<Input, Wrapped>(requirement message: Message<Input, Wrapped?>, _ input: Input) -> Wrapped? {
-        FastDelegates.firstAnswer { forEachAnswer(toRequirement: message, input, $0) } ?? nil
-    }
-
-    /// The first live implementing listener's answer to a requirement, or `defaultValue` when
-    /// no live listener implements it.
-    @inlinable
-    public func send<Input, Output>(
-        requirement message: Message<Input, Output>, _ input: Input,
-        default defaultValue: @autoclosure () -> Output
-    ) -> Output {
-        send(requirement: message, input) ?? defaultValue()
-    }
-
-    /// The answers of every live listener that implements a requirement, combined; the
-    /// combination's initial value when none does.
-    @inlinable
-    public func send<Input, Output, Result>(
-        requirement message: Message<Input, Output>, _ input: Input,
-        combining combination: AnswerCombination<Output, Result>
-    ) -> Result {
-        combinedAnswers(of: { forEachAnswer(toRequirement: message, input, $0) }, combination)
-    }
-
+extension ConcurrentDelegateChain: RequirementDispatching {
     /// Calls the live listeners that implement a requirement in order with `input`, handing each
     /// answer to `body`, until it returns true. A verified handler is called as by
     /// ``forEachAnswer(to:_:_:)``; a declined one is skipped; an unverified one is asked (see

@@ -95,12 +95,7 @@ public enum AsyncRequirement {
         default defaultValue: @autoclosure () -> Output, isolation: isolated (any Actor)? = #isolation
     ) async throws(Failure) -> Output {
         let calls = chain.asyncCalls { chain.forEachAnswer(to: message, input, $0) }
-        var answer: Output?
-        try await run(calls, message.message.id, in: chain) { output in
-            answer = output
-            return true
-        }
-        return answer ?? defaultValue()
+        return try await firstAnswer(of: calls, message.message.id, in: chain) ?? defaultValue()
     }
 
     /// Every implementing listener in order, or only the first in ``DelegateChain/Mode/breaking``
@@ -121,9 +116,7 @@ public enum AsyncRequirement {
         _ combination: AnswerCombination<Output, Result>, isolation: isolated (any Actor)? = #isolation
     ) async throws(Failure) -> Result {
         let calls = chain.asyncCalls { chain.forEachAnswer(to: message, input, $0) }
-        var result = combination.initial
-        try await run(calls, message.message.id, in: chain) { combination.step(&result, $0) }
-        return result
+        return try await combinedAnswers(of: calls, message.message.id, in: chain, combination)
     }
 
     /// ``first(_:_:_:default:isolation:)`` of a requirement's message, not prepared: what a
@@ -132,13 +125,8 @@ public enum AsyncRequirement {
         _ chain: DelegateChain, requirement message: Message<Input, AsyncCall<Output, Failure>>, _ input: Input,
         default defaultValue: @autoclosure () -> Output, isolation: isolated (any Actor)? = #isolation
     ) async throws(Failure) -> Output {
-        let calls = chain.asyncCalls { chain.forEachAnswerChecking(to: message, input, $0) }
-        var answer: Output?
-        try await run(calls, message.id, in: chain) { output in
-            answer = output
-            return true
-        }
-        return answer ?? defaultValue()
+        let calls = chain.asyncCalls { chain.forEachAnswer(toRequirement: message, input, $0) }
+        return try await firstAnswer(of: calls, message.id, in: chain) ?? defaultValue()
     }
 
     /// ``send(_:_:_:isolation:)`` of a requirement's message, not prepared.
@@ -146,7 +134,7 @@ public enum AsyncRequirement {
         _ chain: DelegateChain, requirement message: Message<Input, AsyncCall<Void, Failure>>, _ input: Input,
         isolation: isolated (any Actor)? = #isolation
     ) async throws(Failure) {
-        let calls = chain.asyncCalls { chain.forEachAnswerChecking(to: message, input, $0) }
+        let calls = chain.asyncCalls { chain.forEachAnswer(toRequirement: message, input, $0) }
         let breaking = chain.mode == .breaking
         try await run(calls, message.id, in: chain) { _ in breaking }
     }
@@ -156,10 +144,8 @@ public enum AsyncRequirement {
         _ chain: DelegateChain, requirement message: Message<Input, AsyncCall<Output, Failure>>, _ input: Input,
         _ combination: AnswerCombination<Output, Result>, isolation: isolated (any Actor)? = #isolation
     ) async throws(Failure) -> Result {
-        let calls = chain.asyncCalls { chain.forEachAnswerChecking(to: message, input, $0) }
-        var result = combination.initial
-        try await run(calls, message.id, in: chain) { combination.step(&result, $0) }
-        return result
+        let calls = chain.asyncCalls { chain.forEachAnswer(toRequirement: message, input, $0) }
+        return try await combinedAnswers(of: calls, message.id, in: chain, combination)
     }
 
     /// The first implementing listener's answer through a concurrent chain (a `Sendable`
@@ -169,12 +155,7 @@ public enum AsyncRequirement {
         _ input: Input, default defaultValue: @autoclosure () -> Output, isolation: isolated (any Actor)? = #isolation
     ) async throws(Failure) -> Output {
         let calls = chain.asyncCalls(message, input)
-        var answer: Output?
-        try await run(calls, message.id, in: chain) { output in
-            answer = output
-            return true
-        }
-        return answer ?? defaultValue()
+        return try await firstAnswer(of: calls, message.id, in: chain) ?? defaultValue()
     }
 
     /// Every implementing listener of a concurrent chain in order, or only the first in
@@ -195,8 +176,29 @@ public enum AsyncRequirement {
         isolation: isolated (any Actor)? = #isolation
     ) async throws(Failure) -> Result {
         let calls = chain.asyncCalls(message, input)
+        return try await combinedAnswers(of: calls, message.id, in: chain, combination)
+    }
+
+    /// The first answer of `calls` (see `run`), or nil when none answers.
+    private static func firstAnswer<Output, Failure>(
+        of calls: [AsyncCall<Output, Failure>], _ message: UInt32, in chain: some AsyncRequirementChain,
+        isolation: isolated (any Actor)? = #isolation
+    ) async throws(Failure) -> Output? {
+        var answer: Output?
+        try await run(calls, message, in: chain) { output in
+            answer = output
+            return true
+        }
+        return answer
+    }
+
+    /// The answers of `calls` (see `run`), folded into `combination`.
+    private static func combinedAnswers<Output, Failure, Result>(
+        of calls: [AsyncCall<Output, Failure>], _ message: UInt32, in chain: some AsyncRequirementChain,
+        _ combination: AnswerCombination<Output, Result>, isolation: isolated (any Actor)? = #isolation
+    ) async throws(Failure) -> Result {
         var result = combination.initial
-        try await run(calls, message.id, in: chain) { combination.step(&result, $0) }
+        try await run(calls, message, in: chain) { combination.step(&result, $0) }
         return result
     }
 

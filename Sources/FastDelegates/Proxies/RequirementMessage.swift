@@ -98,7 +98,7 @@ extension DispatchTable.Responders {
     }
 }
 
-extension DelegateChain {
+extension DelegateChain: RequirementDispatching {
     /// Sends a requirement's void message: every live listener that implements it, in order,
     /// or only the first of them in ``Mode/breaking`` mode.
     @inlinable @inline(__always)
@@ -133,7 +133,7 @@ extension DelegateChain {
         to message: RequirementMessage<Input, Output>, _ input: Input, _ body: (Output) -> Bool
     ) -> Bool {
         if needsSlowPath || !table.allVerified(table.responders(of: message.message)) {
-            return forEachAnswerChecking(to: message.message, input, body)
+            return forEachAnswer(toRequirement: message.message, input, body)
         }
         _ = cdt_chain_lookup_cached(table.chain, message.message.id, &message.cache)
         return forEachAnswer(among: DispatchTable.Responders(remembered: message), input, body)
@@ -179,62 +179,14 @@ extension DelegateChain {
         combinedAnswers(of: { forEachAnswer(to: message, input, $0) }, combination)
     }
 
-    /// Sends a requirement's void message, not prepared: every live listener that implements it,
-    /// in order, or only the first in ``Mode/breaking`` mode. What a proxy sends for a requirement
-    /// it inherits from a parent protocol, whose messages it holds no ``RequirementMessage`` for.
-    /// - Complexity: O(1) expected to find the listeners, then one status check and call each.
-    @inlinable
-    public func send<Input>(requirement message: Message<Input, Void>, _ input: Input) {
-        let breaking = mode == .breaking
-        _ = forEachAnswerChecking(to: message, input) { _ in breaking }
-    }
-
-    /// Sends a requirement, not prepared, to the first live listener that implements it,
-    /// whatever the chain's mode (a completion handler's requirement).
-    /// - Returns: whether a listener took it (when none did, the caller completes).
-    @inlinable
-    public func sendToFirst<Input>(requirement message: Message<Input, Void>, _ input: Input) -> Bool {
-        forEachAnswerChecking(to: message, input) { _ in true }
-    }
-
-    /// The first live implementing listener's answer to a requirement, not prepared, or nil.
-    @inlinable
-    public func send<Input, Output>(requirement message: Message<Input, Output>, _ input: Input) -> Output? {
-        FastDelegates.firstAnswer { forEachAnswerChecking(to: message, input, $0) }
-    }
-
-    /// The first live implementing listener's answer to a requirement, not prepared, whose answer
-    /// is itself optional, not wrapped once more.
-    @inlinable
-    public func send<Input, Wrapped>(requirement message: Message<Input, Wrapped?>, _ input: Input) -> Wrapped? {
-        FastDelegates.firstAnswer { forEachAnswerChecking(to: message, input, $0) } ?? nil
-    }
-
-    /// The first live implementing listener's answer to a requirement, not prepared, or
-    /// `defaultValue` when none implements it.
-    @inlinable
-    public func send<Input, Output>(
-        requirement message: Message<Input, Output>, _ input: Input,
-        default defaultValue: @autoclosure () -> Output
-    ) -> Output {
-        send(requirement: message, input) ?? defaultValue()
-    }
-
-    /// The answers of every live listener that implements a requirement, not prepared, combined.
-    @inlinable
-    public func send<Input, Output, Result>(
-        requirement message: Message<Input, Output>, _ input: Input,
-        combining combination: AnswerCombination<Output, Result>
-    ) -> Result {
-        combinedAnswers(of: { forEachAnswerChecking(to: message, input, $0) }, combination)
-    }
-
-    /// A requirement's send that asks each unverified handler whether it answers (see
-    /// ``RequirementMessage``), with the chain's observers and forwarders. Out of line: only
-    /// the first send after a change of the table, or on an observed chain, comes here.
-    @usableFromInline
-    func forEachAnswerChecking<Input, Output>(
-        to message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool
+    /// Calls the live listeners that implement a requirement in order with `input`, handing each
+    /// answer to `body`, until it returns true: the walk that asks each unverified handler whether
+    /// it answers (see ``RequirementMessage``), with the chain's observers and forwarders. Used
+    /// unprepared for a proxy's inherited requirements, and by a ``RequirementMessage`` send only
+    /// after a change of the table, or on an observed chain.
+    /// - Returns: whether `body` stopped the walk.
+    public func forEachAnswer<Input, Output>(
+        toRequirement message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool
     ) -> Bool {
         guard let observers, observers.notifyBeforeResponders(message, input) else {
             return checkingWalk(message, input, body)

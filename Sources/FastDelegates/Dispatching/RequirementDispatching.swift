@@ -1,0 +1,74 @@
+/// A chain that sends the requirements of `@DelegateProxy` protocols: ``DelegateChain`` and
+/// ``ConcurrentDelegateChain``.
+///
+/// Conformers provide the walk over the listeners that implement a requirement
+/// (``forEachAnswer(toRequirement:_:_:)``); the sends that answer with one value, a default or a
+/// combination come with the protocol, as ``MessageDispatching``'s do for plain messages. A
+/// listener that does not implement the requirement is asked once and then left out (see
+/// ``RequirementMessage``). A proxy sends its own requirements through a prepared
+/// ``RequirementMessage`` over a ``DelegateChain``, and these for the rest: a requirement it
+/// inherits from a parent protocol, and every requirement over a ``ConcurrentDelegateChain``.
+public protocol RequirementDispatching: AnyObject {
+    /// Whether a void requirement reaches every implementing listener or only the first.
+    var mode: DelegateChain.Mode { get }
+
+    /// Calls the live listeners that implement the requirement of `message` in order with
+    /// `input`, handing each answer to `body`, until it returns true. A listener found not to
+    /// implement it is not handed to `body`, and is not called for it again.
+    /// - Returns: whether `body` stopped the walk.
+    func forEachAnswer<Input, Output>(
+        toRequirement message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool
+    ) -> Bool
+}
+
+extension RequirementDispatching {
+    /// Sends a requirement's void message: every live listener that implements it, in order, or
+    /// only the first of them in ``DelegateChain/Mode/breaking`` mode.
+    /// - Complexity: O(1) expected to find the listeners, then one status check and call each.
+    @inlinable
+    public func send<Input>(requirement message: Message<Input, Void>, _ input: Input) {
+        let breaking = mode == .breaking
+        _ = forEachAnswer(toRequirement: message, input) { _ in breaking }
+    }
+
+    /// Sends to the first live listener that implements a requirement, whatever the chain's
+    /// mode: how a proxy hands a completion handler to exactly one listener.
+    /// - Returns: whether a listener took it (when none did, the caller completes).
+    @inlinable
+    public func sendToFirst<Input>(requirement message: Message<Input, Void>, _ input: Input) -> Bool {
+        forEachAnswer(toRequirement: message, input) { _ in true }
+    }
+
+    /// The first live implementing listener's answer to a requirement, or nil if none answers.
+    @inlinable
+    public func send<Input, Output>(requirement message: Message<Input, Output>, _ input: Input) -> Output? {
+        firstAnswer { forEachAnswer(toRequirement: message, input, $0) }
+    }
+
+    /// The first live implementing listener's answer to a requirement whose answer is itself
+    /// optional, not wrapped once more (nil also when it answers nil).
+    @inlinable
+    public func send<Input, Wrapped>(requirement message: Message<Input, Wrapped?>, _ input: Input) -> Wrapped? {
+        firstAnswer { forEachAnswer(toRequirement: message, input, $0) } ?? nil
+    }
+
+    /// The first live implementing listener's answer to a requirement, or `defaultValue` when
+    /// no live listener implements it.
+    @inlinable
+    public func send<Input, Output>(
+        requirement message: Message<Input, Output>, _ input: Input,
+        default defaultValue: @autoclosure () -> Output
+    ) -> Output {
+        send(requirement: message, input) ?? defaultValue()
+    }
+
+    /// The answers of every live listener that implements a requirement, combined; the
+    /// combination's initial value when none does.
+    @inlinable
+    public func send<Input, Output, Result>(
+        requirement message: Message<Input, Output>, _ input: Input,
+        combining combination: AnswerCombination<Output, Result>
+    ) -> Result {
+        combinedAnswers(of: { forEachAnswer(toRequirement: message, input, $0) }, combination)
+    }
+}
