@@ -208,6 +208,27 @@ struct OptionalRequirementTests {
         withExtendedLifetime((first, other, second)) {}
     }
 
+    @Test("A query leaves behind its answer no listener of a class known to decline")
+    func declinersBehindAQueryLeave() {
+        let log = EventLog()
+        let proxy = PageScrollDelegateProxy()
+        let before = ScrollOnly("before", log: log)
+        let zoomer = Zoomer("zoomer", log: log, zoomView: PageView("z"))
+        let behind = ScrollOnly("behind", log: log)
+        proxy.add(before)
+        proxy.add(zoomer)
+        proxy.add(behind)
+        // `before` declines; the query stops at `zoomer`, and never reaches `behind`, whose class
+        // is now known to decline.
+        #expect(proxy.viewForZooming(in: page) == PageView("z"))
+        // The next send of the requirement takes it out before it walks.
+        #expect(proxy.viewForZooming(in: page) == PageView("z"))
+        proxy.remove(zoomer)
+        #expect(!proxy.chain.responds(to: PageScrollDelegateMessages.viewForZoomingIn))
+        #expect(proxy.viewForZooming(in: page) == nil)
+        withExtendedLifetime((before, behind)) {}
+    }
+
     @Test("A direct call of an unimplemented method (no proxy) answers the documented default")
     func directCallAnswersDefault() {
         let log = EventLog()

@@ -90,6 +90,27 @@ extension DispatchTable {
     }
 }
 
+extension DispatchTable {
+    /// The registrations among `responders` (read outside a dispatch, or between ``enter()``
+    /// and ``leave()``) whose handler is known to decline; none, with no allocation, usually.
+    func decliningRegistrations(_ responders: Responders) -> [ChainRegistration] {
+        var found: [ChainRegistration] = []
+        guard var next = responders.start, let end = responders.end else { return found }
+        while next != end {
+            let entry = next
+            next += 1
+            guard let slot = entry.pointee.slot_address, slot.pointee.generation == entry.pointee.generation,
+                let handler = entry.pointee.handler, let object = slot.pointee.object
+            else { continue }
+            let declined = Unmanaged<AnyHandler>.fromOpaque(handler)._withUnsafeGuaranteedRef {
+                $0.status == .declined
+            }
+            if declined { found.append(Unmanaged<ChainRegistration>.fromOpaque(object).takeUnretainedValue()) }
+        }
+        return found
+    }
+}
+
 extension DispatchTable.Responders {
     /// The responders `message` remembers (valid while its version is the table's).
     @inlinable @inline(__always)
@@ -132,7 +153,11 @@ extension DelegateChain: RequirementDispatching {
     func forEachAnswerRefreshing<Input, Output>(
         to message: RequirementMessage<Input, Output>, _ input: Input, _ body: (Output) -> Bool
     ) -> Bool {
-        if needsSlowPath || !table.allVerified(table.responders(of: message.message)) {
+        if needsSlowPath { return forEachAnswer(toRequirement: message.message, input, body) }
+        // Listeners already known to decline leave first: a send that stops early (a query)
+        // would never reach those behind its answer, and they would keep the span unremembered.
+        dropDecliners(of: message.message.id)
+        if !table.allVerified(table.responders(of: message.message)) {
             return forEachAnswer(toRequirement: message.message, input, body)
         }
         _ = cdt_chain_lookup_cached(table.chain, message.message.id, &message.cache)
@@ -185,7 +210,18 @@ extension DelegateChain: RequirementDispatching {
     /// unprepared for a proxy's inherited requirements, and by a ``RequirementMessage`` send only
     /// after a change of the table, or on an observed chain.
     /// - Returns: whether `body` stopped the walk.
+    @inlinable
     public func forEachAnswer<Input, Output>(
+        toRequirement message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool
+    ) -> Bool {
+        if needsSlowPath { return forEachAnswerObserved(toRequirement: message, input, body) }
+        return checkingWalk(message, input, body)
+    }
+
+    /// ``forEachAnswer(toRequirement:_:_:)`` on a chain that something observes or that forwards:
+    /// out of line.
+    @usableFromInline @inline(never)
+    func forEachAnswerObserved<Input, Output>(
         toRequirement message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool
     ) -> Bool {
         guard let observers, observers.notifyBeforeResponders(message, input) else {
@@ -200,7 +236,8 @@ extension DelegateChain: RequirementDispatching {
         return stopped
     }
 
-    private func checkingWalk<Input, Output>(
+    @inlinable
+    func checkingWalk<Input, Output>(
         _ message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool
     ) -> Bool {
         dispatch(
@@ -226,8 +263,22 @@ extension DelegateChain: RequirementDispatching {
             })
     }
 
+    /// Takes the handlers of `message` known to decline out of their registrations, outside a
+    /// dispatch: a registration added before its class was found declining still holds one.
+    @usableFromInline
+    func dropDecliners(of message: UInt32) {
+        for registration in table.decliningRegistrations(
+            DispatchTable.Responders(cdt_chain_lookup(table.chain, message)))
+        {
+            var responses = registration.responses
+            responses[message] = nil
+            table.replaceResponses(of: registration, with: responses)
+        }
+    }
+
     /// Takes `handler`, which declined `message`, out of `target`'s responses (also during a
     /// dispatch: the running walks skip it from then on).
+    @usableFromInline
     func dropDeclined(_ message: UInt32, _ handler: AnyHandler, of target: AnyObject) {
         guard let registration = liveRegistration(of: target), registration.responses[message] === handler else {
             return
