@@ -1,4 +1,5 @@
 #if Macros
+import FastDelegates
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -13,7 +14,7 @@ import Synchronization
 
 /// Events recorded from any thread (the URLSession family is `Sendable`).
 final class SendableLog: Sendable {
-    private let storage = Mutex<[String]>([])
+    private let storage = HandoffMutex<[String]>([])
     func record(_ event: String) { storage.withLock { $0.append(event) } }
     var events: [String] { storage.withLock { $0 } }
 }
@@ -26,7 +27,7 @@ func sampleResponse() -> URLResponse {
 
 /// Counts the calls of a completion handler and keeps their arguments.
 final class CallRecorder<Argument: Sendable>: Sendable {
-    private let storage = Mutex<[Argument]>([])
+    private let storage = HandoffMutex<[Argument]>([])
     func record(_ argument: Argument) { storage.withLock { $0.append(argument) } }
     var calls: [Argument] { storage.withLock { $0 } }
 }

@@ -6,7 +6,7 @@ import Testing
 
 /// The values a `Sendable` listener saw, from any thread.
 final class Counter: Sendable {
-    private let storage = Mutex<[Int]>([])
+    private let storage = HandoffMutex<[Int]>([])
     var values: [Int] { storage.withLock { $0 } }
     func add(_ value: Int) { storage.withLock { $0.append(value) } }
 }

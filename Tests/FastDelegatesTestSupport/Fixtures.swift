@@ -13,7 +13,7 @@ package enum Scroll {
 /// An ordered record of which target received what, shared by the targets of one test (and by
 /// the threads that send to them: every access takes its lock).
 package final class Log: Sendable {
-    private let storage = Mutex<[String]>([])
+    private let storage = HandoffMutex<[String]>([])
     /// The events recorded so far, in order.
     package var events: [String] {
         get { storage.withLock { $0 } }

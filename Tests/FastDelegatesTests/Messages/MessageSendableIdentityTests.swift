@@ -17,7 +17,7 @@ struct MessageSendableIdentityTests {
 
     /// A target any dispatcher takes, recording what its handlers received.
     final class Recorder: Sendable {
-        let received = Mutex<[String]>([])
+        let received = HandoffMutex<[String]>([])
         func record(_ event: String) { received.withLock { $0.append(event) } }
         var events: [String] { received.withLock { $0 } }
     }
