@@ -18,7 +18,9 @@ func requireSwiftReferenceCounting<Target: AnyObject>(_ type: Target.Type) {
     let what =
         kind == foreignReferenceTypeKind
         ? "a C++ foreign reference type" : "not a Swift class (metadata kind 0x\(String(kind, radix: 16)))"
-    preconditionFailure(
+    // fatalError, not preconditionFailure: an optimized build drops a precondition's message,
+    // and a user who registers such a type needs to read why.
+    fatalError(
         "FastDelegates: \(type) is \(what): a chain keeps its targets with Swift reference counting, "
             + "which would write into the object's own fields. Register a Swift object that owns it instead.")
 }
