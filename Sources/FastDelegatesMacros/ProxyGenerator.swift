@@ -35,7 +35,7 @@ struct ProxyGenerator {
             ? "\(isolationRoot).ProxyResponses<\(target)>"
             : isSendable ? "FastDelegates.SendableResponses<\(target)>" : "FastDelegates.Responses<\(target)>"
     }
-    /// Whether the proxy sends its own requirements through `FastDelegates.RequirementMessage`s.
+    /// Whether the proxy sends its own requirements through `FastDelegates.PreparedMessage(requirement:)`s.
     var isPrepared: Bool { proto.isolation == .mainActor || proto.isolation == .nonisolated }
     /// The messages namespace's conformance, which names the proxy's types for inheriting protocols.
     var messagesKind: String {
@@ -128,7 +128,7 @@ struct ProxyGenerator {
         // skips the hash lookup while the message's place in the table stays the same.
         let messageCopies = proto.requirements.map { requirement in
             let message = "\(proto.messagesName).\(requirement.memberName)"
-            let value = isPrepared ? "FastDelegates.RequirementMessage(\(message))" : message
+            let value = isPrepared ? "FastDelegates.PreparedMessage(requirement: \(message))" : message
             return "\n    private let \(messageCopyName(requirement)) = \(value)"
         }
         let superclass = proto.baseClass.map { "\($0), " } ?? ""
@@ -189,7 +189,7 @@ struct ProxyGenerator {
     }
 
     /// A method that forwards `requirement` as `message` through `chain`: the proxy's own
-    /// requirements (`prepared`: `message` is the proxy's ``RequirementMessage`` over a
+    /// requirements (`prepared`: `message` is the proxy's prepared message (`PreparedMessage(requirement:)`) over a
     /// `DelegateChain`), and (in the protocol's forwarding extension) those a refining proxy
     /// inherits, sent as the `Message` itself.
     func forwardingMethod(

@@ -51,10 +51,10 @@ struct ExpansionTests {
                     public let chain: FastDelegates.DelegateChain
 
                     private let _responders = FastDelegates.ResponderCache()
-                    private let _scrollViewDidScrollMessage = FastDelegates.RequirementMessage(FeedScrollDelegateMessages.scrollViewDidScroll)
-                    private let _scrollViewShouldScrollToTopMessage = FastDelegates.RequirementMessage(FeedScrollDelegateMessages.scrollViewShouldScrollToTop)
-                    private let _viewForZoomingMessage = FastDelegates.RequirementMessage(FeedScrollDelegateMessages.viewForZooming)
-                    private let _scrollViewShouldBeginEditingMessage = FastDelegates.RequirementMessage(FeedScrollDelegateMessages.scrollViewShouldBeginEditing)
+                    private let _scrollViewDidScrollMessage = FastDelegates.PreparedMessage(requirement: FeedScrollDelegateMessages.scrollViewDidScroll)
+                    private let _scrollViewShouldScrollToTopMessage = FastDelegates.PreparedMessage(requirement: FeedScrollDelegateMessages.scrollViewShouldScrollToTop)
+                    private let _viewForZoomingMessage = FastDelegates.PreparedMessage(requirement: FeedScrollDelegateMessages.viewForZooming)
+                    private let _scrollViewShouldBeginEditingMessage = FastDelegates.PreparedMessage(requirement: FeedScrollDelegateMessages.scrollViewShouldBeginEditing)
 
                     /// A proxy with no listeners, whose void requirements reach every listener (`.nonBreaking`)
                     /// or only the first that responds (`.breaking`).

@@ -198,7 +198,9 @@ struct GenerationRulesTests {
             }
             """)
         #expect(diagnostics.isEmpty)
-        #expect(expanded.contains("private let _titleMessage = FastDelegates.RequirementMessage(SizingMessages.title)"))
+        #expect(
+            expanded.contains(
+                "private let _titleMessage = FastDelegates.PreparedMessage(requirement: SizingMessages.title)"))
         #expect(expanded.contains("self.chain.send(self._titleMessage, ())"))
         #expect(expanded.contains("self.chain.send(self._heightForRowMessage, row, default: 44.0)"))
         #expect(expanded.contains("self.chain.send(self._nameMessage, (), default: \"none\")"))

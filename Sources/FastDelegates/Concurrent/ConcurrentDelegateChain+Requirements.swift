@@ -10,7 +10,7 @@ extension ConcurrentDelegateChain: RequirementDispatching {
     /// Calls the live listeners that implement a requirement in order with `input`, handing each
     /// answer to `body`, until it returns true. A verified handler is called as by
     /// ``forEachAnswer(to:_:_:)``; a declined one is skipped; an unverified one is asked (see
-    /// ``RequirementMessage``), and dropped from its registration after the walk if it declines.
+    /// ``RequirementDispatching``), and dropped from its registration after the walk if it declines.
     /// - Returns: whether `body` stopped the walk.
     @inlinable
     public func forEachAnswer<Input, Output>(

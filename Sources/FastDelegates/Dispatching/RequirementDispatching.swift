@@ -5,9 +5,31 @@
 /// (``forEachAnswer(toRequirement:_:_:)``); the sends that answer with one value, a default or a
 /// combination come with the protocol, as ``MessageDispatching``'s do for plain messages. A
 /// listener that does not implement the requirement is asked once and then left out (see
-/// ``RequirementMessage``). A proxy sends its own requirements through a prepared
-/// ``RequirementMessage`` over a ``DelegateChain``, and these for the rest: a requirement it
-/// inherits from a parent protocol, and every requirement over a ``ConcurrentDelegateChain``.
+/// below). A proxy over a ``DelegateChain`` sends its own requirements through prepared messages,
+/// and these for the rest: a requirement it inherits from a parent protocol, and every
+/// requirement over a ``ConcurrentDelegateChain``.
+///
+/// A protocol's listeners implement only the requirements they need; the protocol's generated
+/// extension gives every other requirement a default implementation. A send cannot tell the two
+/// apart without calling them, so the first send that meets a listener's handler for the
+/// requirement (a handler of ``Responses/on(requirement:_:)-(Message<Input,Output>,_)``, *unverified*) asks it: it arms
+/// this thread's declining record for the message and the listener, calls the handler, and reads
+/// the record back. A generated default that finds the record armed for its own message and
+/// listener claims it (``RequirementDefaults/declines(_:_:)``) and returns at once:
+/// - a listener that declined is not counted: its answer is ignored, the walk goes on, and its
+///   registration loses the requirement's handler at once. Listeners of the same class share
+///   the handler (``ResponderCache``), so they lose it too as sends reach them, and a listener
+///   of that class added later never registers it. From then on the chain's
+///   ``DelegateChain/responds(to:)`` does not count them, and no send calls them;
+/// - a listener that answered has its handler marked *verified*: its answer counts.
+///
+/// Until a send of the requirement has reached a listener, the chain counts it as responding
+/// (``DelegateChain/responds(to:)`` is true for it).
+///
+/// A proxy prepares its own requirements' messages (``PreparedMessage/init(requirement:)``):
+/// a send whose responders are all verified is then an ordinary ``PreparedMessage`` send, one
+/// compare while the table is unchanged, then the walk. Only the send that follows a change of
+/// the table looks at the handlers' statuses, out of line.
 public protocol RequirementDispatching: AnyObject {
     /// Whether a void requirement reaches every implementing listener or only the first.
     var mode: DelegateChain.Mode { get }

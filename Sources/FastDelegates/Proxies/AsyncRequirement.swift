@@ -84,14 +84,14 @@ extension RequirementDefaults {
 ///   not called;
 /// - a listener whose generated default declines (it does not implement the requirement) is not
 ///   counted, and loses the requirement's handler, as for a synchronous requirement (see
-///   ``RequirementMessage``);
+///   ``RequirementDispatching``);
 /// - an error thrown by a listener ends the send: later listeners are not called, and the
 ///   caller receives it.
 public enum AsyncRequirement {
     /// The first implementing listener's answer (`nil` included), or `defaultValue` when none
     /// implements the requirement.
     public static func first<Input, Output, Failure>(
-        _ chain: DelegateChain, _ message: RequirementMessage<Input, AsyncCall<Output, Failure>>, _ input: Input,
+        _ chain: DelegateChain, _ message: PreparedMessage<Input, AsyncCall<Output, Failure>>, _ input: Input,
         default defaultValue: @autoclosure () -> Output, isolation: isolated (any Actor)? = #isolation
     ) async throws(Failure) -> Output {
         let calls = chain.asyncCalls { chain.forEachAnswer(to: message, input, $0) }
@@ -101,7 +101,7 @@ public enum AsyncRequirement {
     /// Every implementing listener in order, or only the first in ``DelegateChain/Mode/breaking``
     /// mode.
     public static func send<Input, Failure>(
-        _ chain: DelegateChain, _ message: RequirementMessage<Input, AsyncCall<Void, Failure>>, _ input: Input,
+        _ chain: DelegateChain, _ message: PreparedMessage<Input, AsyncCall<Void, Failure>>, _ input: Input,
         isolation: isolated (any Actor)? = #isolation
     ) async throws(Failure) {
         let calls = chain.asyncCalls { chain.forEachAnswer(to: message, input, $0) }
@@ -112,7 +112,7 @@ public enum AsyncRequirement {
     /// The answers of every implementing listener, combined in order; the combination's initial
     /// value when none implements the requirement.
     public static func combining<Input, Output, Failure, Result>(
-        _ chain: DelegateChain, _ message: RequirementMessage<Input, AsyncCall<Output, Failure>>, _ input: Input,
+        _ chain: DelegateChain, _ message: PreparedMessage<Input, AsyncCall<Output, Failure>>, _ input: Input,
         _ combination: AnswerCombination<Output, Result>, isolation: isolated (any Actor)? = #isolation
     ) async throws(Failure) -> Result {
         let calls = chain.asyncCalls { chain.forEachAnswer(to: message, input, $0) }

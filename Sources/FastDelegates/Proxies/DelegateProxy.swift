@@ -27,7 +27,7 @@
 /// Requirements are optional, as in Apple's delegate protocols: the extension also gives every
 /// requirement a default implementation, so a listener implements only what it needs. A listener
 /// that does not implement a requirement is not called for it and does not count as responding
-/// (see ``RequirementMessage``). `async` and throwing requirements are awaited and rethrown
+/// (see ``RequirementDispatching``). `async` and throwing requirements are awaited and rethrown
 /// (``AsyncRequirement``), completion handlers called exactly once, and a protocol may refine
 /// other `@DelegateProxy` protocols (``DelegateForwarding``).
 @attached(peer, names: suffixed(Messages), suffixed(Proxy))

@@ -28,9 +28,25 @@ public final class PreparedMessage<Input, Output> {
     @usableFromInline @exclusivity(unchecked)
     var cache = cdt_span_cache()
 
+    /// Whether `message` is a `@DelegateProxy` requirement's, whose listeners may not implement
+    /// it: then the send after a change of the table asks the handlers not yet verified (see
+    /// ``RequirementDispatching``) before it remembers the span.
+    @usableFromInline
+    let isRequirement: Bool
+
     /// `message`, prepared for repeated sends.
     public init(_ message: Message<Input, Output>) {
         self.message = message
+        isRequirement = false
+    }
+
+    /// `message`, a `@DelegateProxy` protocol's requirement, prepared for a proxy's repeated
+    /// sends: each send reaches only the listeners that implement it (see
+    /// ``RequirementDispatching``), and costs what the send of any prepared message costs once
+    /// every listener it reaches is known to implement it.
+    public init(requirement message: Message<Input, Output>) {
+        self.message = message
+        isRequirement = true
     }
 }
 
@@ -66,8 +82,9 @@ extension DelegateChain {
     public func forEachAnswer<Input, Output>(
         to message: PreparedMessage<Input, Output>, _ input: Input, _ body: (Output) -> Bool
     ) -> Bool {
-        // A span is remembered only on the fast path, and leaving the fast path gives the table
-        // a new version: while the version is the one remembered, the fast path holds.
+        // A span is remembered only on the fast path (for a requirement, once its handlers are
+        // all verified), and leaving the fast path gives the table a new version: while the
+        // version is the one remembered, the fast path holds.
         if _slowPath(message.cache.version != table.chain.pointee.version) {
             return forEachAnswerRefreshing(to: message, input, body)
         }
@@ -80,8 +97,17 @@ extension DelegateChain {
     func forEachAnswerRefreshing<Input, Output>(
         to message: PreparedMessage<Input, Output>, _ input: Input, _ body: (Output) -> Bool
     ) -> Bool {
+        if message.isRequirement { return forEachAnswerRefreshingRequirement(to: message, input, body) }
         if needsSlowPath { return forEachAnswerObservedOrForwarding(to: message.message, input, body) }
         return forEachAnswer(among: table.responders(of: message), input, body)
+    }
+
+    /// Sends a prepared void message to the first live responder only, whatever the chain's
+    /// mode: how a proxy hands a completion handler to exactly one listener.
+    /// - Returns: whether a responder took it (when none did, the caller completes).
+    @inlinable
+    public func sendToFirst<Input>(_ message: PreparedMessage<Input, Void>, _ input: Input) -> Bool {
+        forEachAnswer(to: message, input) { _ in true }
     }
 
     /// Sends a prepared message with an answer to the first live responder.

@@ -9,7 +9,7 @@ import Synchronization
 class AnyHandler {
     /// Whether the handler is known to answer: a ``HandlerStatus`` raw value. Atomic because a
     /// ``ConcurrentDelegateChain`` shares handlers between threads; only the sends of a
-    /// ``RequirementMessage`` (out of their fast path) read or change it.
+    /// requirement's prepared message (out of its fast path) read or change it.
     let statusStorage: Atomic<UInt8>
 
     @usableFromInline
@@ -118,7 +118,7 @@ struct TargetErasedBody<Target: AnyObject, Input, Output> {
 /// A handler built by ``Responses/on(_:_:)-(Message<Input,Output>,_)`` answers: it is verified from birth. A handler that
 /// calls a requirement of a `@DelegateProxy` protocol may call the protocol's generated default,
 /// which declines (its conformer does not implement the requirement): it starts unverified, and
-/// the first checking send of a ``RequirementMessage`` that calls it marks it verified or
+/// the first checking send of a requirement's ``PreparedMessage`` that calls it marks it verified or
 /// declined. Handlers are shared by every target of one class (``ResponderCache``), and a class
 /// implements a method or not, so the status holds for all of them.
 @usableFromInline

@@ -15,7 +15,7 @@
 /// has exactly that class (a subclass gets its own) and that answers the same messages: responders
 /// of two protocols for one class (a listener of two proxies that share a cache) keep their own
 /// sets. A handler that a requirement's send found declining (the class does not implement that
-/// requirement: see ``RequirementMessage``) is left out, so a later listener of the class never
+/// requirement: see ``RequirementDispatching``) is left out, so a later listener of the class never
 /// registers it. Not `Sendable`: keep it with its chain, as a proxy does.
 ///
 /// The key is the target's class as its type metadata's address. On Apple platforms two limits

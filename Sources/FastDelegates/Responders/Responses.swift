@@ -69,7 +69,7 @@ public struct Responses<Target: AnyObject>: ResponseSet {
     /// responder writes.
     ///
     /// The target's method may be the protocol's generated default (its class does not implement
-    /// the requirement). A send of a ``RequirementMessage`` asks the handler once whether it
+    /// the requirement). A proxy's send (``RequirementDispatching``) asks the handler once whether it
     /// answers, and drops it from the target's responses if it declines; any other send calls it
     /// as a handler of ``on(_:_:)-(Message<Input,Output>,_)``, and the default answers as the protocol documents.
     public consuming func on<Input, Output>(

@@ -44,8 +44,8 @@ final class BenchScrollDelegateProxy: BenchScrollDelegate, FastDelegates.Delegat
     let chain: FastDelegates.DelegateChain
 
     private let _responders = FastDelegates.ResponderCache()
-    private let _scrollTickMessage = FastDelegates.RequirementMessage(BenchScrollDelegateMessages.scrollTick)
-    private let _firstResponderMessage = FastDelegates.RequirementMessage(BenchScrollDelegateMessages.firstResponder)
+    private let _scrollTickMessage = FastDelegates.PreparedMessage(requirement: BenchScrollDelegateMessages.scrollTick)
+    private let _firstResponderMessage = FastDelegates.PreparedMessage(requirement: BenchScrollDelegateMessages.firstResponder)
 
     /// A proxy with no listeners, whose void requirements reach every listener (`.nonBreaking`)
     /// or only the first that responds (`.breaking`).

@@ -15,9 +15,9 @@ struct ChainParityTests {
     static let onlyOnConcurrentChain: [String: String] = [
         "hasFenceFreeSends": "how a send synchronizes with mutations across threads; DelegateChain has one thread",
         // A @DelegateProxy requirement's walk (the sends over it come with RequirementDispatching,
-        // to which both chains conform): DelegateChain's stands beside its RequirementMessage
-        // sends, in Proxies/RequirementMessage.swift, which this scan does not read.
-        "forEachAnswer(toRequirement:_:_:)": "DelegateChain's is in RequirementMessage.swift",
+        // to which both chains conform): DelegateChain's stands beside the refresh of its
+        // requirements' prepared messages, in Proxies/RequirementSends.swift, which this scan does not read.
+        "forEachAnswer(toRequirement:_:_:)": "DelegateChain's is in RequirementSends.swift",
     ]
 
     static let root = URL(fileURLWithPath: #filePath)
