@@ -40,7 +40,9 @@ import Synchronization
 ///   thread had already started has finished. The exception is a removal made from inside a
 ///   handler (of any concurrent chain): it does not wait for calls running on other threads,
 ///   since two handlers removing each other's targets would otherwise wait for each other
-///   forever; it still stops every call not yet started, on every thread.
+///   forever; it still stops every call not yet started, on every thread. A call of an `async`
+///   requirement of a `@DelegateProxy` protocol counts as started once a send commits to it, and
+///   ``remove(_:)`` does not wait for it: ``removeAwaitingCalls(_:isolation:)`` does.
 ///
 /// Handlers are `@Sendable`, since they run on whatever thread sends: the chain takes
 /// ``SendableResponses`` and ``AnySendableResponder`` only, and a ``DelegateResponder`` whose
@@ -161,6 +163,11 @@ public final class ConcurrentDelegateChain: Sendable, SendableDelegateRegisterin
     /// call from inside a handler: then calls already running on other threads may still be
     /// finishing (see the type's notes). Does nothing else if `target` is not in the chain.
     ///
+    /// For the `async` requirements of a `@DelegateProxy` protocol, "started" means committed:
+    /// once this returns no send commits a new call to `target`, but a call committed before may
+    /// still be running, or suspended, and this does not wait for it (blocking a thread on a
+    /// suspended call could wait forever): ``removeAwaitingCalls(_:isolation:)`` waits for those too.
+    ///
     /// Because it waits for `target`'s running calls, a handler of `target` must not make this
     /// call wait for the handler itself:
     /// - A synchronous hop to another thread that removes the handler's own target, such as
@@ -190,6 +197,38 @@ public final class ConcurrentDelegateChain: Sendable, SendableDelegateRegisterin
         }
         withExtendedLifetime(garbage) {}
         finishRemoval(waitingFor: draining)
+        return removed
+    }
+
+    /// Removes `target`, as ``remove(_:)`` does, and then waits, without blocking a thread, for
+    /// the calls of `async` requirements of a `@DelegateProxy` protocol that sends had already
+    /// committed to `target`: once it returns, no call of `target` is running or will start.
+    ///
+    /// ``remove(_:)`` waits for synchronous calls only: a call of an `async` requirement may be
+    /// suspended for as long as the listener's method awaits, and waiting for it by blocking a
+    /// thread could wait forever (for a `@MainActor` listener, blocking the main thread that
+    /// the call needs). Once ``remove(_:)`` returns, no send commits a new call to `target`; a
+    /// call committed before it (the send had checked that `target` implements the requirement)
+    /// may still start and run to its end. This method also awaits those.
+    ///
+    /// Called from inside `target`'s own `async` call (the listener removing itself), it waits
+    /// for the other calls only.
+    /// - Returns: whether `target` was in the chain.
+    @discardableResult
+    public func removeAwaitingCalls(_ target: AnyObject, isolation: isolated (any Actor)? = #isolation) async -> Bool {
+        let request = Unchecked(target)
+        let registration = locked { state in state.list.lookup(request.value).live }
+        let removed = remove(target)
+        guard let registration else { return removed }
+        let allowed = AsyncDeclineRecord.current?.listener == ObjectIdentifier(target) ? 1 : 0
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = locked { _ -> Bool in
+                if registration.asyncCalls <= allowed { return true }
+                registration.asyncWaiters.append((allowed, continuation))
+                return false
+            }
+            if done { continuation.resume() }
+        }
         return removed
     }
 

@@ -23,80 +23,80 @@ import CDispatchTable
 /// library has its own id and its own handlers, and neither declaration stops the program.
 ///
 /// Types that differ only by `Sendable` are different types, although the Swift runtime cannot
-/// tell them apart (marker protocols leave no trace at run time): `Message<Any, Void>("x")` and
-/// `Message<any Sendable, Void>("x")` are two messages with two ids, and so are `AnyObject` and
-/// `any AnyObject & Sendable`, `any P` and `any P & Sendable`, `[Any]` and `[any Sendable]`,
-/// `Any?` and `(any Sendable)?`. Exactly:
-/// - Two messages share an id if and only if they have the same name, the same runtime types,
-///   and, when `Input` or `Output` contains an existential anywhere (`Any`, `AnyObject`, `any P`,
-///   `any P.Type`, also inside an optional, tuple, function, array, dictionary or other generic
-///   argument; a generic class counts as one), agree on whether the compiler knew both `Input`
-///   and `Output` to be `Sendable` where each was made.
-/// - So a handler written for `Message<any Sendable, Void>` only receives values sent through a
-///   message whose types were known `Sendable`, and a stream of it only sees those sends.
-/// - Generic code makes the same message as concrete code for types without an existential
-///   (`func make<T>() -> Message<T, Void> { Message("x") }` with `T == Double` is
-///   `Message<Double, Void>("x")`). Over an existential, generic code makes the `Sendable` message
-///   only if its own constraints say so (`T: Sendable`): with `T == any Sendable`, an
-///   unconstrained `make<T>()` makes the message not known `Sendable`, the id of
-///   `Message<Any, Void>("x")`, not that of `Message<any Sendable, Void>("x")`. Its handlers and
-///   streams then see the sends of `Message<Any, Void>("x")`: constrain such generic code.
-/// - Metatypes are `Sendable` whatever their instance type, so `Message<Any.Type, Void>("x")` and
-///   `Message<any Sendable.Type, Void>("x")` are one message.
+/// tell them apart (marker protocols leave no trace at run time): `Any` and `any Sendable`, a
+/// class `C` and `C & Sendable`, `(Any) -> Void` and `(any Sendable) -> Void` each have one
+/// runtime type. Where `Sendable` can hide like this, in a *position*, an existential (`Any`,
+/// `AnyObject`, `any P`) or a class anywhere in `Input` or `Output`, a message's identity also
+/// records what the place that made it knew, so that a value that is not `Sendable` never
+/// reaches, through another message's send, a `@Sendable` handler, a `Sendable` stream or a
+/// `Sendable` answer. Exactly:
+/// - Two messages are the same message if and only if they have the same name, the same runtime
+///   types, and, for `Input` and for `Output` apart, wherever that type has a position, agree on
+///   whether the compiler knew it to be `Sendable` where each was made (overload resolution
+///   picks the initializer that says so).
+/// - That is exact when the type has no position, or is known `Sendable` and its positions sit
+///   only in tuples, optionals, arrays, dictionaries, sets and `Result`s (each position then
+///   carries `Sendable`). Otherwise (a position in a type not known `Sendable`, or inside a
+///   function, a metatype or another generic type) one runtime type may stand for several: such
+///   a message belongs to the one place in source that declares it, and a declaration of it at
+///   a second place stops the program with a message that names both. Declare each message once,
+///   as a constant, and use that constant everywhere.
+/// - So `Message<Any, Void>("x")` and `Message<any Sendable, Void>("x")` are two messages; two
+///   modules that both declare `Message<Any, Void>("x")`, or `Message<(Any) -> Void, Void>("x")`
+///   and `Message<(any Sendable) -> Void, Void>("x")`, stop at the second declaration.
+/// - Generic code makes the message concrete code makes for every type without a position
+///   (`func make<T>() -> Message<T, Void> { Message("x") }` with `T == Double`, or `[Int]`,
+///   `InlineArray<2, Int>`, `@Sendable () throws(E) -> Void` with a concrete `E`, is
+///   `Message<Double, Void>("x")`...), and, where its constraints say `Sendable` (`T: Sendable`),
+///   for every type whose positions are in those containers. Without the constraint it knows
+///   nothing, and its message is a declaration of its own: constrain such generic code. One
+///   generic declaration made for several types that differ only by `Sendable` inside a
+///   position the key cannot tell apart is the one case no check sees: avoid it.
 public struct Message<Input, Output>: Hashable, Sendable, CustomStringConvertible, CustomDebugStringConvertible {
     /// The interned id of the message: unique per name and `Input`/`Output` types within the
     /// process, never 0.
     public let id: UInt32
 
     /// The message called `name` with this type's `Input` and `Output`, interned on first use,
-    /// where the compiler does not know both types to be `Sendable`.
+    /// where the compiler knows neither type to be `Sendable` (see the type's notes on identity).
     ///
-    /// - Precondition: `name` is not empty.
+    /// - Parameters:
+    ///   - name: The message's name. Messages of other types may share it.
+    ///   - fileID, line, column: Where the message is made: leave them to their defaults.
+    /// - Precondition: `name` is not empty; a message whose types the key cannot tell apart is
+    ///   made at one place only (see the type's notes on identity).
     /// - Complexity: O(`name.utf8.count`) plus a walk of the types' metadata, once; keep the
     ///   message in a constant.
-    public init(_ name: String) {
-        self.init(name, knownSendable: false)
+    public init(_ name: String, fileID: String = #fileID, line: UInt = #line, column: UInt = #column) {
+        self.init(name, MessageKnowledge(inputSendable: false, outputSendable: false), fileID, line, column)
     }
 
-    /// The message called `name` with this type's `Input` and `Output`, interned on first use,
-    /// where the compiler knows both types to be `Sendable`: overload resolution picks this
-    /// initializer then, so that `Message<any Sendable, Void>("x")` is not `Message<Any, Void>("x")`
-    /// (see the type's notes on identity).
-    ///
-    /// - Precondition: `name` is not empty.
-    /// - Complexity: O(`name.utf8.count`) plus a walk of the types' metadata, once; keep the
-    ///   message in a constant.
-    public init(_ name: String) where Input: Sendable, Output: Sendable {
-        self.init(name, knownSendable: true)
+    /// The message called `name`, where the compiler knows `Input` to be `Sendable` but not
+    /// `Output`: overload resolution picks this initializer then.
+    public init(_ name: String, fileID: String = #fileID, line: UInt = #line, column: UInt = #column)
+    where Input: Sendable {
+        self.init(name, MessageKnowledge(inputSendable: true, outputSendable: false), fileID, line, column)
     }
 
-    private init(_ name: String, knownSendable: Bool) {
-        precondition(!name.isEmpty, "FastDelegates: a Message needs a non-empty name")
-        let signature = Message<Input, Output>.self
-        var key = UInt(bitPattern: ObjectIdentifier(signature))
-        var described = String(reflecting: signature)
-        // The runtime metadata of `Message<Input, Output>` drops marker protocols: where the types
-        // may hide one, the Sendable bit joins the key (metadata is pointer-aligned, so bit 0 of
-        // its address is free); elsewhere it is left out, so generic code agrees with concrete.
-        if knownSendable && Self.typesMayHideMarker {
-            key |= 1
-            described += " where Input: Sendable, Output: Sendable"
-        }
-        var id: UInt32 = 0
-        let status = name.utf8CString.withUnsafeBufferPointer { bytes in
-            cdt_intern(bytes.baseAddress, bytes.count - 1, UnsafeRawPointer(bitPattern: key), described, &id)
-        }
-        guard status == CDT_INTERN_OK else { fatalError("FastDelegates: out of memory interning message \"\(name)\"") }
-        self.id = id
+    /// The message called `name`, where the compiler knows `Output` to be `Sendable` but not
+    /// `Input`: overload resolution picks this initializer then.
+    public init(_ name: String, fileID: String = #fileID, line: UInt = #line, column: UInt = #column)
+    where Output: Sendable {
+        self.init(name, MessageKnowledge(inputSendable: false, outputSendable: true), fileID, line, column)
     }
 
-    /// Whether `Input` or `Output` contains an existential, so that its runtime metadata may stand
-    /// for types that differ by `Sendable` (`cdt_type_may_hide_marker`).
-    static var typesMayHideMarker: Bool {
-        func mayHide(_ type: Any.Type) -> Bool {
-            cdt_type_may_hide_marker(UnsafeRawPointer(bitPattern: UInt(bitPattern: ObjectIdentifier(type))))
-        }
-        return mayHide(Input.self) || mayHide(Output.self)
+    /// The message called `name`, where the compiler knows both `Input` and `Output` to be
+    /// `Sendable`: overload resolution picks this initializer then, so that
+    /// `Message<any Sendable, Void>("x")` is not `Message<Any, Void>("x")`.
+    public init(_ name: String, fileID: String = #fileID, line: UInt = #line, column: UInt = #column)
+    where Input: Sendable, Output: Sendable {
+        self.init(name, MessageKnowledge(inputSendable: true, outputSendable: true), fileID, line, column)
+    }
+
+    private init(_ name: String, _ knowledge: MessageKnowledge, _ fileID: String, _ line: UInt, _ column: UInt) {
+        id = MessageIdentity.intern(
+            name, Input.self, Output.self, knowledge: knowledge,
+            site: MessageSite(fileID: fileID, line: line, column: column))
     }
 
     /// The name the message was declared with (messages of other types may share it).

@@ -80,8 +80,9 @@ extension RequirementDefaults {
 /// the caller's isolation (a `@MainActor` proxy's, or the calling task's for a `Sendable` one).
 ///
 /// A send first collects each live listener's ``AsyncCall`` in order, then awaits them:
-/// - a listener removed from the chain, or released, while the send awaited an earlier one is
-///   not called;
+/// - a listener removed from the chain (or from a chain it was reached through), or released,
+///   while the send awaited an earlier one is not called: the check and the call are one step
+///   for a removal (see ``ConcurrentDelegateChain/removeAwaitingCalls(_:)`` for a concurrent chain);
 /// - a listener whose generated default declines (it does not implement the requirement) is not
 ///   counted, and loses the requirement's handler, as for a synchronous requirement (see
 ///   ``RequirementDispatching``);
@@ -95,7 +96,7 @@ public enum AsyncRequirement {
         default defaultValue: @autoclosure () -> Output, isolation: isolated (any Actor)? = #isolation
     ) async throws(Failure) -> Output {
         let calls = chain.asyncCalls { chain.forEachAnswer(to: message, input, $0) }
-        return try await firstAnswer(of: calls, message.message.id, in: chain) ?? defaultValue()
+        return try await firstAnswer(of: calls, message.message, in: chain) ?? defaultValue()
     }
 
     /// Every implementing listener in order, or only the first in ``DelegateChain/Mode/breaking``
@@ -106,7 +107,7 @@ public enum AsyncRequirement {
     ) async throws(Failure) {
         let calls = chain.asyncCalls { chain.forEachAnswer(to: message, input, $0) }
         let breaking = chain.mode == .breaking
-        try await run(calls, message.message.id, in: chain) { _ in breaking }
+        try await run(calls, message.message, in: chain) { _ in breaking }
     }
 
     /// The answers of every implementing listener, combined in order; the combination's initial
@@ -116,7 +117,7 @@ public enum AsyncRequirement {
         _ combination: AnswerCombination<Output, Result>, isolation: isolated (any Actor)? = #isolation
     ) async throws(Failure) -> Result {
         let calls = chain.asyncCalls { chain.forEachAnswer(to: message, input, $0) }
-        return try await combinedAnswers(of: calls, message.message.id, in: chain, combination)
+        return try await combinedAnswers(of: calls, message.message, in: chain, combination)
     }
 
     /// ``first(_:_:_:default:isolation:)`` of a requirement's message, not prepared: what a
@@ -126,7 +127,7 @@ public enum AsyncRequirement {
         default defaultValue: @autoclosure () -> Output, isolation: isolated (any Actor)? = #isolation
     ) async throws(Failure) -> Output {
         let calls = chain.asyncCalls { chain.forEachAnswer(toRequirement: message, input, $0) }
-        return try await firstAnswer(of: calls, message.id, in: chain) ?? defaultValue()
+        return try await firstAnswer(of: calls, message, in: chain) ?? defaultValue()
     }
 
     /// ``send(_:_:_:isolation:)`` of a requirement's message, not prepared.
@@ -136,7 +137,7 @@ public enum AsyncRequirement {
     ) async throws(Failure) {
         let calls = chain.asyncCalls { chain.forEachAnswer(toRequirement: message, input, $0) }
         let breaking = chain.mode == .breaking
-        try await run(calls, message.id, in: chain) { _ in breaking }
+        try await run(calls, message, in: chain) { _ in breaking }
     }
 
     /// ``combining(_:_:_:_:isolation:)`` of a requirement's message, not prepared.
@@ -145,7 +146,7 @@ public enum AsyncRequirement {
         _ combination: AnswerCombination<Output, Result>, isolation: isolated (any Actor)? = #isolation
     ) async throws(Failure) -> Result {
         let calls = chain.asyncCalls { chain.forEachAnswer(toRequirement: message, input, $0) }
-        return try await combinedAnswers(of: calls, message.id, in: chain, combination)
+        return try await combinedAnswers(of: calls, message, in: chain, combination)
     }
 
     /// The first implementing listener's answer through a concurrent chain (a `Sendable`
@@ -155,7 +156,7 @@ public enum AsyncRequirement {
         _ input: Input, default defaultValue: @autoclosure () -> Output, isolation: isolated (any Actor)? = #isolation
     ) async throws(Failure) -> Output {
         let calls = chain.asyncCalls(message, input)
-        return try await firstAnswer(of: calls, message.id, in: chain) ?? defaultValue()
+        return try await firstAnswer(of: calls, message, in: chain) ?? defaultValue()
     }
 
     /// Every implementing listener of a concurrent chain in order, or only the first in
@@ -166,7 +167,7 @@ public enum AsyncRequirement {
     ) async throws(Failure) {
         let calls = chain.asyncCalls(message, input)
         let breaking = chain.mode == .breaking
-        try await run(calls, message.id, in: chain) { _ in breaking }
+        try await run(calls, message, in: chain) { _ in breaking }
     }
 
     /// The answers of every implementing listener of a concurrent chain, combined in order.
@@ -176,13 +177,13 @@ public enum AsyncRequirement {
         isolation: isolated (any Actor)? = #isolation
     ) async throws(Failure) -> Result {
         let calls = chain.asyncCalls(message, input)
-        return try await combinedAnswers(of: calls, message.id, in: chain, combination)
+        return try await combinedAnswers(of: calls, message, in: chain, combination)
     }
 
     /// The first answer of `calls` (see `run`), or nil when none answers.
-    private static func firstAnswer<Output, Failure>(
-        of calls: [AsyncCall<Output, Failure>], _ message: UInt32, in chain: some AsyncRequirementChain,
-        isolation: isolated (any Actor)? = #isolation
+    private static func firstAnswer<Input, Output, Failure>(
+        of calls: [AsyncCall<Output, Failure>], _ message: Message<Input, AsyncCall<Output, Failure>>,
+        in chain: some AsyncRequirementChain, isolation: isolated (any Actor)? = #isolation
     ) async throws(Failure) -> Output? {
         var answer: Output?
         try await run(calls, message, in: chain) { output in
@@ -193,9 +194,10 @@ public enum AsyncRequirement {
     }
 
     /// The answers of `calls` (see `run`), folded into `combination`.
-    private static func combinedAnswers<Output, Failure, Result>(
-        of calls: [AsyncCall<Output, Failure>], _ message: UInt32, in chain: some AsyncRequirementChain,
-        _ combination: AnswerCombination<Output, Result>, isolation: isolated (any Actor)? = #isolation
+    private static func combinedAnswers<Input, Output, Failure, Result>(
+        of calls: [AsyncCall<Output, Failure>], _ message: Message<Input, AsyncCall<Output, Failure>>,
+        in chain: some AsyncRequirementChain, _ combination: AnswerCombination<Output, Result>,
+        isolation: isolated (any Actor)? = #isolation
     ) async throws(Failure) -> Result {
         var result = combination.initial
         try await run(calls, message, in: chain) { combination.step(&result, $0) }
@@ -203,15 +205,17 @@ public enum AsyncRequirement {
     }
 
     /// Awaits each of `calls` whose listener is alive and still implements `message` in
-    /// `chain`, armed so that a declining default is found out, handing each answer to `body`
-    /// until it returns true.
-    private static func run<Output, Failure>(
-        _ calls: [AsyncCall<Output, Failure>], _ message: UInt32, in chain: some AsyncRequirementChain,
-        isolation: isolated (any Actor)? = #isolation, _ body: (Output) -> Bool
+    /// `chain` (or in the chain it was reached through), committed so that a removal cannot
+    /// slip between that check and the call, and armed so that a declining default is found
+    /// out; hands each answer to `body` until it returns true.
+    private static func run<Input, Output, Failure>(
+        _ calls: [AsyncCall<Output, Failure>], _ message: Message<Input, AsyncCall<Output, Failure>>,
+        in chain: some AsyncRequirementChain, isolation: isolated (any Actor)? = #isolation,
+        _ body: (Output) -> Bool
     ) async throws(Failure) {
         for call in calls {
-            guard let target = call.target, chain.stillImplements(message, target) else { continue }
-            let record = AsyncDeclineRecord(message: message, listener: ObjectIdentifier(target))
+            guard let target = call.target, let commitment = chain.commitCall(of: message, to: target) else { continue }
+            let record = AsyncDeclineRecord(message: message.id, listener: ObjectIdentifier(target))
             let result: Result<Output, Failure> = await AsyncDeclineRecord.$current.withValue(record) {
                 () async -> Result<Output, Failure> in
                 do throws(Failure) {
@@ -220,6 +224,7 @@ public enum AsyncRequirement {
                     return .failure(error)
                 }
             }
+            chain.endCall(commitment)
             if record.declined.load(ordering: .relaxed) {
                 chain.dropAsyncDeclined(message, of: target)
                 continue
@@ -231,10 +236,20 @@ public enum AsyncRequirement {
 
 /// What ``AsyncRequirement`` needs of a chain between its listeners' calls.
 protocol AsyncRequirementChain {
-    /// Whether `target` is still in the chain with a handler of `message` not known to decline.
-    func stillImplements(_ message: UInt32, _ target: AnyObject) -> Bool
-    /// Marks `target`'s handler of `message` as declining and takes it out of its registration.
-    func dropAsyncDeclined(_ message: UInt32, of target: AnyObject)
+    /// What a committed call holds until it ends.
+    associatedtype Commitment
+
+    /// Whether `target` is still in the chain, or in a chain this one forwards `message` to,
+    /// with a handler of `message` not known to decline.
+    func stillImplements<Input, Output>(_ message: Message<Input, Output>, _ target: AnyObject) -> Bool
+    /// Commits a call of `target` for `message` if it still implements it, atomically with
+    /// the chain's removals: a removal that returns before this saw `target` gone.
+    func commitCall<Input, Output>(of message: Message<Input, Output>, to target: AnyObject) -> Commitment?
+    /// Ends a committed call.
+    func endCall(_ commitment: Commitment)
+    /// Marks `target`'s handler of `message` as declining and takes it out of its registration
+    /// (in this chain, or in the chain it was reached through).
+    func dropAsyncDeclined<Input, Output>(_ message: Message<Input, Output>, of target: AnyObject)
 }
 
 extension DelegateChain: AsyncRequirementChain {
@@ -250,18 +265,45 @@ extension DelegateChain: AsyncRequirementChain {
         return calls
     }
 
-    func stillImplements(_ message: UInt32, _ target: AnyObject) -> Bool {
-        // A listener reached through a forwarding handler is not registered here: only its life
-        // is checked (by the caller).
-        guard let registration = liveRegistration(of: target) else { return hasForwarders }
-        guard let handler = registration.responses[message] else { return false }
-        return handler.status != .declined
+    func stillImplements<Input, Output>(_ message: Message<Input, Output>, _ target: AnyObject) -> Bool {
+        if let handler = liveRegistration(of: target)?.responses[message.id], !handler.forwards,
+            handler.status != .declined
+        {
+            return true
+        }
+        return forwarders(of: message) { inner, requirements in requirements.stillImplements(inner, target) }
     }
 
-    func dropAsyncDeclined(_ message: UInt32, of target: AnyObject) {
-        guard let handler = liveRegistration(of: target)?.responses[message] else { return }
-        handler.status = .declined
-        dropDeclined(message, handler, of: target)
+    /// A single-thread chain removes nothing while a call is being committed.
+    func commitCall<Input, Output>(of message: Message<Input, Output>, to target: AnyObject) -> Void? {
+        stillImplements(message, target) ? () : nil
+    }
+
+    func endCall(_: Void) {}
+
+    func dropAsyncDeclined<Input, Output>(_ message: Message<Input, Output>, of target: AnyObject) {
+        if let handler = liveRegistration(of: target)?.responses[message.id], !handler.forwards {
+            handler.status = .declined
+            dropDeclined(message.id, handler, of: target)
+            return
+        }
+        _ = forwarders(of: message) { inner, requirements in
+            guard requirements.stillImplements(inner, target) else { return false }
+            requirements.dropDeclined(inner, target)
+            return true
+        }
+    }
+
+    /// Calls `body` with each live target that `message` is forwarded to and how it takes
+    /// requirements, in order, until it returns true; returns whether it did.
+    private func forwarders<Input, Output>(
+        of message: Message<Input, Output>, _ body: (AnyObject, ForwardedRequirements<Input, Output>) -> Bool
+    ) -> Bool {
+        guard hasForwarders else { return false }
+        return dispatch(among: table.responders(of: message)) { (inner, handler: Handler<Input, Output>) in
+            guard let requirements = handler.forwarding?.requirements else { return false }
+            return body(inner, requirements)
+        }
     }
 }
 
@@ -278,22 +320,45 @@ extension ConcurrentDelegateChain: AsyncRequirementChain {
         return calls
     }
 
-    func stillImplements(_ message: UInt32, _ target: AnyObject) -> Bool {
+    func stillImplements<Input, Output>(_ message: Message<Input, Output>, _ target: AnyObject) -> Bool {
         let request = Unchecked(target)
         return locked { state in
-            guard let handler = state.list.lookup(request.value).live?.responses[message] else { return false }
+            guard let handler = state.list.lookup(request.value).live?.responses[message.id] else { return false }
             return handler.status != .declined
         }
     }
 
-    func dropAsyncDeclined(_ message: UInt32, of target: AnyObject) {
+    /// Counts the call in its registration under the chain's mutex, where removals unregister:
+    /// ``removeAwaitingCalls(_:)`` waits for it.
+    func commitCall<Input, Output>(of message: Message<Input, Output>, to target: AnyObject)
+        -> ConcurrentRegistration?
+    {
+        let request = Unchecked(target)
+        return locked { state -> ConcurrentRegistration? in
+            guard let registration = state.list.lookup(request.value).live,
+                let handler = registration.responses[message.id], handler.status != .declined
+            else { return nil }
+            registration.asyncCalls += 1
+            return registration
+        }
+    }
+
+    func endCall(_ registration: ConcurrentRegistration) {
+        let waiters = locked { _ -> [CheckedContinuation<Void, Never>] in
+            registration.asyncCalls -= 1
+            return registration.takeAsyncWaiters()
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    func dropAsyncDeclined<Input, Output>(_ message: Message<Input, Output>, of target: AnyObject) {
         let request = Unchecked(target)
         let marked = locked { state -> Bool in
-            guard let handler = state.list.lookup(request.value).live?.responses[message] else { return false }
+            guard let handler = state.list.lookup(request.value).live?.responses[message.id] else { return false }
             handler.status = .declined
             return true
         }
-        if marked { dropDeclined(message, of: [target]) }
+        if marked { dropDeclined(message.id, of: [target]) }
     }
 }
 

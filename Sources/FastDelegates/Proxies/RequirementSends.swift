@@ -130,7 +130,9 @@ extension DelegateChain: RequirementDispatching {
         dispatch(
             among: table.responders(of: message),
             { (target, handler: Handler<Input, Output>) in
-                if let forwarding = handler.forwarding { return forwarding.walk(target, input, body) }
+                if let forwarding = handler.forwarding {
+                    return forwarding.walkRequirement(target, message.id, input, body)
+                }
                 switch handler.status {
                 case .verified:
                     return body(handler.body(target, input))

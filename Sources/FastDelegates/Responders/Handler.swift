@@ -142,4 +142,37 @@ struct Forwarding<Input, Output> {
     /// Whether the target has a live responder of the message now.
     @usableFromInline
     let responds: (AnyObject) -> Bool
+    /// How the target sends the message as a requirement of a `@DelegateProxy` protocol, when it
+    /// is a chain that can (``RequirementDispatching``); nil for the patterns.
+    @usableFromInline
+    let requirements: ForwardedRequirements<Input, Output>?
+
+    /// The walk of a requirement's send through the target: its requirement walk, which asks
+    /// the listeners that may decline (see ``RequirementDispatching``).
+    @usableFromInline
+    func walkRequirement(_ target: AnyObject, _ message: UInt32, _ input: Input, _ body: (Output) -> Bool) -> Bool {
+        guard let requirements else {
+            preconditionFailure(
+                """
+                FastDelegates: a requirement of a @DelegateProxy protocol (message \(message)) is forwarded \
+                to \(type(of: target)), which cannot tell listeners that do not implement it from those \
+                that do: forward requirements to a DelegateChain or a ConcurrentDelegateChain
+                """)
+        }
+        return requirements.walk(target, input, body)
+    }
+}
+
+/// What a forwarding handler needs of its target to forward a requirement: the target's
+/// requirement walk, and, for the sends of `async` requirements, whether a listener is still in
+/// it with its handler and the drop of one found declining.
+@usableFromInline
+struct ForwardedRequirements<Input, Output> {
+    /// The target's ``RequirementDispatching/forEachAnswer(toRequirement:_:_:)``.
+    @usableFromInline
+    let walk: (AnyObject, Input, (Output) -> Bool) -> Bool
+    /// Whether the listener (second) is still in the target (first), implementing the message.
+    let stillImplements: (AnyObject, AnyObject) -> Bool
+    /// Takes the listener's (second) handler out of the target (first): it declined.
+    let dropDeclined: (AnyObject, AnyObject) -> Void
 }

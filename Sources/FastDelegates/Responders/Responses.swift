@@ -136,7 +136,40 @@ extension Responses where Target: MessageDispatching {
                     // Sound: a handler only ever receives the target it was registered with.
                     unsafeDowncast(target, to: Target.self).forEachAnswer(to: message, input, body)
                 },
-                responds: { target in unsafeDowncast(target, to: Target.self).responds(to: message) }))
+                responds: { target in unsafeDowncast(target, to: Target.self).responds(to: message) },
+                requirements: Self.requirements(of: message)))
         return self
+    }
+
+    /// How a target that is a chain forwards `message` as a requirement; nil for the patterns,
+    /// which cannot (a requirement's send through them stops with a clear error).
+    private static func requirements<Input, Output>(
+        of message: Message<Input, Output>
+    ) -> ForwardedRequirements<Input, Output>? {
+        switch Target.self {
+        case is DelegateChain.Type: ForwardedRequirements<Input, Output>.chain(DelegateChain.self, message)
+        case is ConcurrentDelegateChain.Type:
+            ForwardedRequirements<Input, Output>.chain(ConcurrentDelegateChain.self, message)
+        default: nil
+        }
+    }
+}
+
+extension ForwardedRequirements {
+    /// The requirement sends of `Chain`, the target of a forwarding handler of `message`.
+    static func chain<Chain: RequirementDispatching & AsyncRequirementChain>(
+        _: Chain.Type, _ message: Message<Input, Output>
+    ) -> ForwardedRequirements {
+        // Sound: a handler only ever receives the target it was registered with, a `Chain`.
+        ForwardedRequirements(
+            walk: { target, input, body in
+                unsafeDowncast(target, to: Chain.self).forEachAnswer(toRequirement: message, input, body)
+            },
+            stillImplements: { target, listener in
+                unsafeDowncast(target, to: Chain.self).stillImplements(message, listener)
+            },
+            dropDeclined: { target, listener in
+                unsafeDowncast(target, to: Chain.self).dropAsyncDeclined(message, of: listener)
+            })
     }
 }

@@ -3,16 +3,19 @@ import FastDelegates
 import Synchronization
 import Testing
 
-/// Types that differ only by `Sendable` make different messages (`Message`'s notes on identity):
-/// the runtime metadata of `Any` and `any Sendable` is one, so the id records whether the
-/// compiler knew the types `Sendable`, wherever the types contain an existential. Without an
-/// existential it does not, so generic code and concrete code agree.
+/// Types that differ only by `Sendable` never share a message (`Message`'s notes on identity):
+/// the runtime metadata of `Any` and `any Sendable` is one, so the id records, for `Input` and
+/// `Output` apart, whether the compiler knew the type `Sendable`, wherever the type has a position
+/// that may hide the marker (an existential or a class); and where even that cannot tell the
+/// types apart, the message may be made only once. Without such a position the id records
+/// nothing more, so generic code and concrete code agree.
 @Suite("Message identity and Sendable")
 struct MessageSendableIdentityTests {
     protocol Q {}
     struct Box<T> { var value: T }
     final class GenericClass<T> {}
     final class Plain {}
+    final class ClassError: Error {}
     enum Choice { case one, two }
 
     /// A target any dispatcher takes, recording what its handlers received.
@@ -32,14 +35,18 @@ struct MessageSendableIdentityTests {
         Message(name)
     }
 
-    static func mayHide(_ type: Any.Type) -> Bool {
-        cdt_type_may_hide_marker(UnsafeRawPointer(bitPattern: UInt(bitPattern: ObjectIdentifier(type))))
+    static func positions(_ type: Any.Type) -> cdt_marker_positions {
+        cdt_type_marker_positions(UnsafeRawPointer(bitPattern: UInt(bitPattern: ObjectIdentifier(type))), nil, 0)
     }
 
     // MARK: - Ids
 
+    /// Declared once: a message whose types are not known `Sendable` and have a position is one
+    /// declaration (`MessageSoundnessTests`).
+    static let plainAny = Message<Any, Void>("sendable.any")
+
     @Test func typesThatDifferOnlyBySendableAreDifferentMessages() {
-        #expect(Message<Any, Void>("sendable.any").id != Message<any Sendable, Void>("sendable.any").id)
+        #expect(Self.plainAny.id != Message<any Sendable, Void>("sendable.any").id)
         #expect(
             Message<AnyObject, Void>("sendable.object").id
                 != Message<any AnyObject & Sendable, Void>("sendable.object").id)
@@ -51,18 +58,17 @@ struct MessageSendableIdentityTests {
                 != Message<[String: any Sendable], Void>("sendable.dict").id)
         #expect(
             Message<(Int, Any), Void>("sendable.tuple").id != Message<(Int, any Sendable), Void>("sendable.tuple").id)
-        // Metatypes are `Sendable` whatever their instance type: one message, rightly.
-        #expect(Message<Any.Type, Void>("sendable.meta").id == Message<any Sendable.Type, Void>("sendable.meta").id)
+        // `Box` is `Sendable` where `T` is: the key tells these apart, and each may be made once.
         #expect(Message<Box<Any>, Void>("sendable.box").id != Message<Box<any Sendable>, Void>("sendable.box").id)
         #expect(Message<Void, Any>("sendable.output").id != Message<Void, any Sendable>("sendable.output").id)
         // The same declaration twice is still one message, and the names stay the same.
         #expect(Message<any Sendable, Void>("sendable.any") == Message<any Sendable, Void>("sendable.any"))
-        #expect(Message<Any, Void>("sendable.any") == Message<Any, Void>("sendable.any"))
+        #expect(Self.plainAny == Self.plainAny)
         #expect(Message<any Sendable, Void>("sendable.any").name == "sendable.any")
         #expect(Message<any Sendable, Void>("sendable.any").debugDescription.contains("Sendable"))
     }
 
-    @Test func genericCodeMakesTheSameMessageAsConcreteCodeForTypesWithoutAnExistential() {
+    @Test func genericCodeMakesTheSameMessageAsConcreteCodeForTypesWithoutAPosition() {
         #expect(Self.unconstrained("generic.double", Double.self, Void.self) == Message<Double, Void>("generic.double"))
         #expect(Self.unconstrained("generic.string", String.self, Bool.self) == Message<String, Bool>("generic.string"))
         #expect(Self.unconstrained("generic.array", [Int].self, Void.self) == Message<[Int], Void>("generic.array"))
@@ -72,45 +78,82 @@ struct MessageSendableIdentityTests {
                 == Message<(Int, String), Void>("generic.tuple"))
         #expect(Self.unconstrained("generic.box", Box<Int>.self, Void.self) == Message<Box<Int>, Void>("generic.box"))
         #expect(Self.unconstrained("generic.enum", Choice.self, Void.self) == Message<Choice, Void>("generic.enum"))
-        #expect(Self.unconstrained("generic.class", Plain.self, Void.self) == Message<Plain, Void>("generic.class"))
         #expect(
             Self.unconstrained("generic.function", (@Sendable (Int) -> Int).self, Void.self)
                 == Message<@Sendable (Int) -> Int, Void>("generic.function"))
         #expect(Self.unconstrained("generic.meta", Int.Type.self, Void.self) == Message<Int.Type, Void>("generic.meta"))
+        #expect(
+            Self.unconstrained("generic.main", (@MainActor () -> Void).self, Void.self)
+                == Message<@MainActor () -> Void, Void>("generic.main"))
         #expect(Self.constrained("generic.double", Double.self, Void.self) == Message<Double, Void>("generic.double"))
     }
 
     @Test func genericCodeOverAnExistentialMakesTheMessageItsConstraintsKnow() {
-        // Unconstrained: not known `Sendable`, whatever `Input` is at run time.
-        #expect(
-            Self.unconstrained("generic.existential", Any.self, Void.self) == Message<Any, Void>("generic.existential"))
-        let erased = Self.unconstrained("generic.existential", (any Sendable).self, Void.self)
-        #expect(erased.id == Message<Any, Void>("generic.existential").id)
-        #expect(erased != Message<any Sendable, Void>("generic.existential"))
         // `Input: Sendable, Output: Sendable`: the `Sendable` message, as concrete code makes it.
         #expect(
             Self.constrained("generic.existential", (any Sendable).self, Void.self)
                 == Message<any Sendable, Void>("generic.existential"))
+        #expect(
+            Self.constrained("generic.existential.array", [any Sendable].self, Int.self)
+                == Message<[any Sendable], Int>("generic.existential.array"))
+        // Unconstrained, over an existential: not known `Sendable`, whatever `Input` is at run
+        // time; such a message is one declaration, so it is not also declared concretely
+        // (`MessageSoundnessTests` traps on that).
+        let erased = Self.unconstrained("generic.existential", (any Sendable).self, Void.self)
+        #expect(erased != Message<any Sendable, Void>("generic.existential"))
     }
 
-    @Test func theMetadataWalkFindsEveryExistentialAndOnlyThose() {
+    @Test func theMetadataWalkFindsEveryPositionAndWhereItIs() {
+        // No position: the metadata is the type.
         for type: Any.Type in [
             Int.self, String.self, [Int].self, [String: Int].self, Int?.self, (Int, String).self,
-            ((Int) -> String).self, (@Sendable () -> Void).self, Int.Type.self, Plain.self, Box<Int>.self,
+            ((Int) -> String).self, (@Sendable () -> Void).self, Int.Type.self, Box<Int>.self,
             Box<[Int?]>.self, Choice.self, Set<Int>.self, Result<Int, MessageSendableIdentityError>.self,
-            Void.self, AnyHashable.self, Box<Plain>.Type.self,
+            Void.self, AnyHashable.self, (@MainActor () -> Void).self,
+            (@Sendable () throws(MessageSendableIdentityError) -> Void).self,
+            ((Int) async throws(MessageSendableIdentityError) -> String).self,
         ] {
-            #expect(!Self.mayHide(type), "\(type)")
+            #expect(Self.positions(type) == CDT_MARKER_POSITIONS_NONE, "\(type)")
         }
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            #expect(Self.positions(InlineArray<2, Int>.self) == CDT_MARKER_POSITIONS_NONE)
+            #expect(Self.positions(InlineArray<3, Any>.self) == CDT_MARKER_POSITIONS_OPAQUE)
+        }
+        // One position, in the type itself or in tuples and optionals (the caller lists more).
         for type: Any.Type in [
-            Any.self, AnyObject.self, (any Q).self, (any Error).self, (any Sendable).self, [Any].self,
-            [String: Any].self, [Int: [Any?]].self, Any?.self, (Int, Any).self, ((Any) -> Void).self, (() -> Any).self,
-            ((Int, String) -> (Int, any Q)).self, Any.Type.self, (any Q).Type.self, (any Q.Type).self,
-            Result<Int, any Error>.self, Box<Any>.self, Box<Box<AnyObject>>.self, (any Sequence<Int>).self,
-            GenericClass<Int>.self, // conservative: a generic class's arguments are not read
+            Any.self, AnyObject.self, (any Q).self, (any Error).self, (any Sendable).self, Plain.self, Plain?.self,
+            Any?.self, (Int, Any).self, (Int, (String, Plain?)).self,
         ] {
-            #expect(Self.mayHide(type), "\(type)")
+            #expect(Self.positions(type) == CDT_MARKER_POSITIONS_ONE, "\(type)")
         }
+        #expect(Self.positions((Any, Plain).self) == CDT_MARKER_POSITIONS_SEVERAL)
+        #expect(Self.positions((AnyObject?, Int, any Q).self) == CDT_MARKER_POSITIONS_SEVERAL)
+        // Anywhere else: a function, a metatype, a generic type not listed, a generic class.
+        for type: Any.Type in [
+            [Any].self, Box<Any>.self, Box<Plain>.self, Box<Box<AnyObject>>.self, ((Any) -> Void).self,
+            (() -> Any).self, ((Int, String) -> (Int, any Q)).self, Any.Type.self, (any Q).Type.self,
+            (any Q.Type).self, Plain.Type.self, (any Sequence<Int>).self, GenericClass<Int>.self,
+            (() throws(ClassError) -> Void).self,
+        ] {
+            #expect(Self.positions(type) == CDT_MARKER_POSITIONS_OPAQUE, "\(type)")
+        }
+    }
+
+    @Test func theListedGenericTypesAreStructural() {
+        let listed: [Any.Type] = [[Int].self, [Int: Int].self, Set<Int>.self, Result<Int, Never>.self]
+        func positions(_ type: Any.Type) -> cdt_marker_positions {
+            listed.map { UnsafeRawPointer(bitPattern: UInt(bitPattern: ObjectIdentifier($0))) }
+                .withUnsafeBufferPointer { list in
+                    cdt_type_marker_positions(
+                        UnsafeRawPointer(bitPattern: UInt(bitPattern: ObjectIdentifier(type))), list.baseAddress,
+                        list.count)
+                }
+        }
+        #expect(positions([Any].self) == CDT_MARKER_POSITIONS_ONE)
+        #expect(positions([String: [Plain?]].self) == CDT_MARKER_POSITIONS_ONE)
+        #expect(positions(Result<Plain, any Error>.self) == CDT_MARKER_POSITIONS_SEVERAL)
+        #expect(positions(Box<[Any]>.self) == CDT_MARKER_POSITIONS_OPAQUE)
+        #expect(positions([(Any) -> Void].self) == CDT_MARKER_POSITIONS_OPAQUE)
     }
 
     // MARK: - Handlers and streams
