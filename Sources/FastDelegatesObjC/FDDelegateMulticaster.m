@@ -1,0 +1,346 @@
+// FDDelegateMulticaster: listeners in order in the C core's chain (one slot each, one entry
+// per protocol method it responds to), the proxy in the host's slot, and the reassignment
+// that makes a host which caches respondsToSelector: ask again.
+#if defined(__APPLE__) || defined(GNUSTEP)
+#include "FDInternal.h"
+
+#include <stdlib.h>
+
+// Listeners' sort keys are spaced so that an insertion finds room between two neighbours;
+// when it does not, every key is renumbered (relative order kept).
+static const uint64_t order_step = (uint64_t)1 << 20;
+
+@implementation FDListener
+@end
+
+#if defined(DEBUG) && DEBUG
+void fd_check_thread(FDMulticasterImpl *impl) {
+    if (!pthread_equal(pthread_self(), impl->thread)) {
+        [NSException raise:NSInternalInconsistencyException
+                    format:@"FDDelegateMulticaster %p used off its thread: a multicaster belongs to the thread that "
+                           @"made it (its host's thread, the main thread for UIKit)",
+                           (void *)impl];
+    }
+}
+#endif
+
+BOOL fd_answers(FDMulticasterImpl *impl, fd_method *method) {
+    cdt_span span = cdt_chain_lookup(impl->chain, method->message);
+    for (size_t i = 0; i < span.count; i++) {
+        if (fd_entry_target(impl, span.entries[i])) return YES;
+    }
+    return NO;
+}
+
+static void reassign(FDMulticasterImpl *impl) {
+    id host = impl->host;
+    if (!host || !impl->installed) return;
+    [host setValue:nil forKey:impl->hostKey];
+    [host setValue:impl->proxyObject forKey:impl->hostKey];
+}
+
+// Remembers what the host sees now; YES if it changed.
+static BOOL snapshot_answers(FDMulticasterImpl *impl) {
+    BOOL changed = NO;
+    for (uint32_t i = 0; i < impl->table.count; i++) {
+        fd_method *method = &impl->table.methods[i];
+        BOOL answered = fd_answers(impl, method);
+        changed = changed || answered != method->answered;
+        method->answered = answered;
+    }
+    return changed;
+}
+
+static void refresh_handles(FDMulticasterImpl *impl) {
+    cdt_chain *chain = impl->chain;
+    for (uint32_t slot = 0; slot < chain->slot_count; slot++) {
+        if (chain->slots[slot].generation == 0) continue;
+        ((FD_BRIDGE FDListener *)chain->slots[slot].object)->handle.slot = slot;
+    }
+}
+
+// Frees `record`'s slot and entries; while a dispatch runs, the record waits in `parked`.
+static void drop(FDMulticasterImpl *impl, FDListener *record) {
+    cdt_chain_release(impl->chain, record->handle, record->messages, record->message_count);
+#if !FD_APPLE_RUNTIME
+    fd_watch_stop(&record->watch);
+#endif
+    free(record->messages);
+    record->messages = NULL;
+    record->message_count = 0;
+    record->owner = nil;
+    if (impl->chain->depth > 0) [impl->parked addObject:record];
+    [impl->records removeObjectIdenticalTo:record];
+}
+
+static void purge_dead(FDMulticasterImpl *impl) {
+    for (NSUInteger i = [impl->records count]; i > 0; i--) {
+        FDListener *record = [impl->records objectAtIndex:i - 1];
+#if FD_APPLE_RUNTIME
+        id object = record->object;
+#else
+        id object = __atomic_load_n(&record->object, __ATOMIC_ACQUIRE);
+#endif
+        if (!object) drop(impl, record);
+    }
+}
+
+// After a change of listeners: at depth 0 the host is told at once, otherwise after the
+// outermost dispatch.
+static void listeners_changed(FDMulticasterImpl *impl) {
+    if (impl->chain->depth > 0) {
+        impl->answersChanged = YES;
+        cdt_chain_mark_pending(impl->chain);
+        return;
+    }
+    if (cdt_chain_compact(impl->chain)) refresh_handles(impl);
+    if (snapshot_answers(impl)) reassign(impl);
+}
+
+void fd_after_outermost(FDMulticasterImpl *impl) {
+    if (impl->chain->depth > 0) return;
+    cdt_chain_reclaim(impl->chain);
+    [impl->parked removeAllObjects];
+    if (__atomic_exchange_n(&impl->deadPending, 0, __ATOMIC_ACQ_REL)) purge_dead(impl);
+    impl->answersChanged = NO;
+    listeners_changed(impl);
+}
+
+#if !FD_APPLE_RUNTIME
+static id listener_died(fd_watch *watch) {
+    FDListener *record = watch->context;
+    __atomic_store_n(&record->object, nil, __ATOMIC_RELEASE);
+    if (record->owner) __atomic_store_n(&record->owner->deadPending, 1, __ATOMIC_RELEASE);
+    return nil;
+}
+
+static id host_died(fd_watch *watch) {
+    FDMulticasterImpl *impl = watch->context;
+    impl->host = nil;
+    impl->installed = NO;
+    return impl; // the host's hold on the multicaster
+}
+#endif
+
+@implementation FDDelegateMulticaster
+
++ (id)allocWithZone:(NSZone *)zone {
+    if (self == [FDDelegateMulticaster class]) return [FDMulticasterImpl allocWithZone:zone];
+    return [super allocWithZone:zone];
+}
+
+- (instancetype)initWithProtocol:(Protocol *)protocol {
+    return [self initWithProtocol:protocol methods:nil];
+}
+
+- (instancetype)initWithProtocol:(Protocol *)protocol methods:(NSDictionary *)methods {
+    if (!(self = [super init])) return nil;
+    if (![self isKindOfClass:[FDMulticasterImpl class]]) {
+        [NSException raise:NSInvalidArgumentException format:@"FDDelegateMulticaster cannot be subclassed"];
+    }
+    if (!protocol && [methods count] == 0) {
+        [NSException raise:NSInvalidArgumentException
+                    format:@"FDDelegateMulticaster: a protocol or a methods table is needed"];
+    }
+    FDMulticasterImpl *impl = (FDMulticasterImpl *)self;
+    impl->thread = pthread_self();
+    impl->chain = cdt_chain_create();
+    if (!impl->chain) [NSException raise:NSMallocException format:@"FDDelegateMulticaster: out of memory"];
+    fd_methods_load(&impl->table, protocol, methods);
+    impl->records = [NSMutableArray new];
+    impl->parked = [NSMutableArray new];
+    NSMutableDictionary *signatures = [NSMutableDictionary dictionary];
+    for (uint32_t i = 0; i < impl->table.count; i++) {
+        [signatures setObject:[NSString stringWithUTF8String:impl->table.methods[i].signature_types]
+                       forKey:[NSString stringWithUTF8String:sel_getName(impl->table.methods[i].selector)]];
+    }
+    impl->proxyObject = [fd_proxy_class(protocol, &impl->table) new];
+    impl->proxyObject->owner = impl;
+    impl->proxyObject->signatures = [signatures copy];
+    return self;
+}
+
+- (void)dealloc {
+    FDMulticasterImpl *impl = (FDMulticasterImpl *)self;
+    for (FDListener *record in impl->records) {
+#if !FD_APPLE_RUNTIME
+        fd_watch_stop(&record->watch);
+#endif
+        free(record->messages);
+        record->owner = nil;
+    }
+#if !FD_APPLE_RUNTIME
+    fd_watch_stop(&impl->hostWatch);
+#endif
+    impl->proxyObject->owner = nil;
+    if (impl->chain) cdt_chain_destroy(impl->chain);
+    fd_methods_free(&impl->table);
+#if !__has_feature(objc_arc)
+    [impl->proxyObject release];
+    [impl->records release];
+    [impl->parked release];
+    [impl->hostKey release];
+    [super dealloc];
+#endif
+}
+
+- (id)proxy {
+    return ((FDMulticasterImpl *)self)->proxyObject;
+}
+
+- (BOOL)breaking {
+    return ((FDMulticasterImpl *)self)->isBreaking;
+}
+
+- (void)setBreaking:(BOOL)breaking {
+    FD_CONFINED((FDMulticasterImpl *)self);
+    ((FDMulticasterImpl *)self)->isBreaking = breaking;
+}
+
+- (NSArray *)listeners {
+    FDMulticasterImpl *impl = (FDMulticasterImpl *)self;
+    FD_CONFINED(impl);
+    NSMutableArray *live = [NSMutableArray arrayWithCapacity:[impl->records count]];
+    for (FDListener *record in impl->records) {
+#if FD_APPLE_RUNTIME
+        id object = record->object;
+#else
+        id object = __atomic_load_n(&record->object, __ATOMIC_ACQUIRE);
+#endif
+        if (object) [live addObject:object];
+    }
+    return live;
+}
+
+- (void)addListener:(id)listener {
+    [self insertListener:listener atIndex:NSUIntegerMax];
+}
+
+// The record of `listener`, or nil.
+static FDListener *record_of(FDMulticasterImpl *impl, id listener) {
+    for (FDListener *record in impl->records) {
+        if (record->object == listener) return record;
+    }
+    return nil;
+}
+
+- (void)insertListener:(id)listener atIndex:(NSUInteger)index {
+    FDMulticasterImpl *impl = (FDMulticasterImpl *)self;
+    FD_CONFINED(impl);
+    if (!listener) [NSException raise:NSInvalidArgumentException format:@"FDDelegateMulticaster: a nil listener"];
+    if (record_of(impl, listener)) return;
+    // `index` counts live listeners: find the position among all records.
+    NSUInteger position = 0, live = 0, count = [impl->records count];
+    while (position < count && live < index) {
+        FDListener *record = [impl->records objectAtIndex:position];
+        if (record->object) live++;
+        position++;
+    }
+    if (live == index) { // step over dead records just before the next live one
+        while (position < count && !((FDListener *)[impl->records objectAtIndex:position])->object) position++;
+    }
+    uint64_t below = position > 0 ? ((FDListener *)[impl->records objectAtIndex:position - 1])->order : 0;
+    uint64_t above = position < count ? ((FDListener *)[impl->records objectAtIndex:position])->order : below + 2 * order_step;
+    if (above - below < 2) { // no room: renumber every key, keeping their order
+        for (NSUInteger i = 0; i < count; i++) {
+            FDListener *record = [impl->records objectAtIndex:i];
+            record->order = (i + 1 + (i >= position)) * order_step;
+            cdt_chain_set_order(impl->chain, record->handle, record->order);
+        }
+        below = position * order_step;
+        above = below + 2 * order_step;
+    }
+    FDListener *record = FD_AUTORELEASE([FDListener new]);
+    record->order = below + (above - below) / 2;
+    record->owner = impl;
+    record->messages = calloc(impl->table.count ? impl->table.count : 1, sizeof *record->messages);
+    if (!record->messages ||
+        cdt_chain_acquire(impl->chain, (FD_BRIDGE void *)record, record->order, &record->handle) != 0) {
+        free(record->messages);
+        [NSException raise:NSMallocException format:@"FDDelegateMulticaster: out of memory"];
+    }
+    record->object = listener;
+    for (uint32_t i = 0; i < impl->table.count; i++) {
+        fd_method *method = &impl->table.methods[i];
+        if (![listener respondsToSelector:method->selector]) continue;
+        if (cdt_chain_insert_entry(impl->chain, record->handle, method->message, (FD_BRIDGE void *)record) != 0) {
+            cdt_chain_release(impl->chain, record->handle, record->messages, record->message_count);
+            free(record->messages);
+            [NSException raise:NSMallocException format:@"FDDelegateMulticaster: out of memory"];
+        }
+        record->messages[record->message_count++] = method->message;
+    }
+#if !FD_APPLE_RUNTIME
+    fd_watch_start(&record->watch, listener, listener_died, (void *)record);
+#endif
+    [impl->records insertObject:record atIndex:position];
+    listeners_changed(impl);
+}
+
+- (BOOL)removeListener:(id)listener {
+    FDMulticasterImpl *impl = (FDMulticasterImpl *)self;
+    FD_CONFINED(impl);
+    FDListener *record = listener ? record_of(impl, listener) : nil;
+    if (!record) return NO;
+    drop(impl, record);
+    listeners_changed(impl);
+    return YES;
+}
+
+- (void)installOnHost:(id)host key:(NSString *)key {
+    FDMulticasterImpl *impl = (FDMulticasterImpl *)self;
+    FD_CONFINED(impl);
+    if (!host || !key) {
+        [NSException raise:NSInvalidArgumentException format:@"FDDelegateMulticaster: installOnHost:key: needs both"];
+    }
+    if (impl->installed) [self uninstall];
+    id current = [host valueForKey:key];
+    if (current == impl->proxyObject) current = nil;
+    impl->original = current;
+    if (current) [self insertListener:current atIndex:0];
+    impl->host = host;
+    NSString *copied = [key copy];
+#if !__has_feature(objc_arc)
+    [impl->hostKey release];
+#endif
+    impl->hostKey = copied;
+    impl->installed = YES;
+#if FD_APPLE_RUNTIME
+    objc_setAssociatedObject(host, (FD_BRIDGE const void *)self, self, OBJC_ASSOCIATION_RETAIN_NONATOMIC);
+#else
+    [self retain];
+    fd_watch_start(&impl->hostWatch, host, host_died, (void *)impl);
+#endif
+    snapshot_answers(impl);
+    [host setValue:impl->proxyObject forKey:key];
+}
+
+- (void)uninstall {
+    FDMulticasterImpl *impl = (FDMulticasterImpl *)self;
+    FD_CONFINED(impl);
+    if (!impl->installed) return;
+    FD_AUTORELEASE(FD_RETAIN(self)); // the host's hold may be the last one
+    impl->installed = NO;
+    id host = impl->host;
+    impl->host = nil;
+    if (!host) return;
+    [host setValue:impl->original forKey:impl->hostKey];
+#if FD_APPLE_RUNTIME
+    objc_setAssociatedObject(host, (FD_BRIDGE const void *)self, nil, OBJC_ASSOCIATION_RETAIN_NONATOMIC);
+#else
+    fd_watch_stop(&impl->hostWatch);
+    [self release];
+#endif
+}
+
+@end
+
+@implementation FDMulticasterImpl
+
+- (instancetype)init {
+    [NSException raise:NSInvalidArgumentException format:@"FDDelegateMulticaster: use initWithProtocol:"];
+    return nil;
+}
+
+@end
+#endif

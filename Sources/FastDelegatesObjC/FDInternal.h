@@ -1,0 +1,112 @@
+// The multicaster's private classes. Their state is in instance variables declared here, in
+// @interface blocks (gcc allows none in @implementation or class extensions).
+#ifndef FD_INTERNAL_H
+#define FD_INTERNAL_H
+
+#include "FDDelegateMulticaster.h"
+#include "FDMethods.h"
+#include "FDZeroingWeak.h"
+
+#include <pthread.h>
+
+@class FDMulticasterImpl;
+
+/// One listener: the object of its slot in the C core's chain.
+@interface FDListener : NSObject {
+@public
+    FD_WEAK id object;            // Apple: a weak reference; GCC: cleared by FDZeroingWeak
+    FD_UNRETAINED FDMulticasterImpl *owner;
+    cdt_handle handle;
+    uint64_t order;
+    uint32_t *messages;           // the methods it was entered for
+    uint32_t message_count;
+#if !FD_APPLE_RUNTIME
+    fd_watch watch;               // its entry in the zeroing side table
+#endif
+}
+@end
+
+/// The class every proxy class made at run time derives from.
+@interface FDProxyBase : NSObject {
+@public
+    FD_UNRETAINED FDMulticasterImpl *owner; // nil once the multicaster is gone
+    NSDictionary *signatures;               // selector name -> signature types, for after that
+}
+@end
+
+/// The only class of FDDelegateMulticaster's instances.
+@interface FDMulticasterImpl : FDDelegateMulticaster {
+@public
+    cdt_chain *chain;
+    fd_method_table table;
+    FDProxyBase *proxyObject;
+    NSMutableArray *records;      // FDListener, in order
+    NSMutableArray *parked;       // records released during a dispatch, until the outermost leave
+    BOOL isBreaking;
+    BOOL answersChanged;          // since the host last looked (set during a dispatch)
+    volatile int deadPending;     // a listener died (set from any thread on GCC's runtime)
+    pthread_t thread;             // the confining thread
+    FD_WEAK id host;
+    NSString *hostKey;
+    FD_WEAK id original;          // the slot's delegate before installation
+    BOOL installed;
+#if !FD_APPLE_RUNTIME
+    fd_watch hostWatch;           // keeps the multicaster alive while the host lives
+#endif
+}
+@end
+
+/// Raises NSInternalInconsistencyException off the multicaster's thread (DEBUG builds only).
+#if defined(DEBUG) && DEBUG
+void fd_check_thread(FDMulticasterImpl *impl);
+#define FD_CONFINED(impl) fd_check_thread(impl)
+#else
+#define FD_CONFINED(impl) ((void)0)
+#endif
+
+/// The live object of `entry`, or nil (released, or dead).
+static inline id fd_entry_target(FDMulticasterImpl *impl, cdt_entry entry) {
+    void *record = cdt_chain_object(impl->chain, entry);
+    if (!record) return nil;
+#if FD_APPLE_RUNTIME
+    id target = ((FD_BRIDGE FDListener *)record)->object;
+#else
+    id target = __atomic_load_n(&((FDListener *)record)->object, __ATOMIC_ACQUIRE);
+#endif
+    if (!target) impl->deadPending = 1;
+    return target;
+}
+
+/// Marks a dispatch as inside.
+static inline void fd_enter(FDMulticasterImpl *impl) {
+    cdt_chain_enter(impl->chain);
+}
+
+void fd_after_outermost(FDMulticasterImpl *impl);
+
+/// Marks a dispatch as gone; the outermost one reclaims, purges the dead and reassigns.
+static inline void fd_leave(FDMulticasterImpl *impl) {
+    int pending = cdt_chain_leave(impl->chain);
+    if (__builtin_expect(pending | __atomic_load_n(&impl->deadPending, __ATOMIC_RELAXED), 0)) fd_after_outermost(impl);
+}
+
+/// Whether some live listener answers `method`.
+BOOL fd_answers(FDMulticasterImpl *impl, fd_method *method);
+
+/// The proxy class for `protocol` with `table`'s methods (one per protocol and method list).
+Class fd_proxy_class(Protocol *protocol, fd_method_table *table);
+
+/// Calls `block` (a block argument nobody answered) once with zero arguments when its signature
+/// allows (scalar arguments and result); NO otherwise.
+BOOL fd_call_block_with_zeros(void *block);
+
+/// Zero result and zero-called block arguments for a forwarded call nobody answers.
+void fd_answer_nothing(NSInvocation *invocation, const char *types);
+
+/// The typed IMP of `shape`, or NULL for FD_SHAPE_FORWARD.
+IMP fd_typed_imp(fd_shape shape);
+
+/// Serves a forwarded call of `method` (the proxy's forwardInvocation:).
+void fd_forward(FDMulticasterImpl *impl, fd_method *method, NSInvocation *invocation);
+
+#endif
