@@ -40,7 +40,7 @@ objc_program() {
     shift 3
     # shellcheck disable=SC2046
     gcc $(gnustep-config --objc-flags) -std=gnu11 -Wno-unused-parameter -Iinclude -ISources/FastDelegatesObjC/include \
-        -ITests/ObjCBridge "$@" -c "$source" -o "$out.o"
+        -ITests/ObjCBridge "$@" -c "$source" -o "$out.o" || return 1
     # shellcheck disable=SC2046
     gcc "$out.o" "$dir/libfastdelegates-objc.a" "$@" $(gnustep-config --base-libs) -lbsd -o "$out"
 }

@@ -114,11 +114,16 @@ static int fd_deallocs;
     long ticks;
 }
 + (instancetype)recorderNamed:(NSString *)name log:(NSMutableArray *)log;
+/// Not autoreleased: the caller's release is the last one.
++ (instancetype)newRecorderNamed:(NSString *)name log:(NSMutableArray *)log;
 @end
 
 @implementation FDRecorder
 + (instancetype)recorderNamed:(NSString *)name log:(NSMutableArray *)log {
-    FDRecorder *recorder = [[self new] autorelease];
+    return [[self newRecorderNamed:name log:log] autorelease];
+}
++ (instancetype)newRecorderNamed:(NSString *)name log:(NSMutableArray *)log {
+    FDRecorder *recorder = [self new];
     recorder->name = [name copy];
     recorder->log = [log retain];
     return recorder;
