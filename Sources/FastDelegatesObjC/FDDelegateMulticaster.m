@@ -172,7 +172,7 @@ static id host_died(fd_watch *watch) {
 #if !FD_APPLE_RUNTIME
     fd_watch_stop(&impl->hostWatch);
 #endif
-    impl->proxyObject->owner = nil;
+    if (impl->proxyObject) impl->proxyObject->owner = nil; // nil when init raised
     if (impl->chain) cdt_chain_destroy(impl->chain);
     fd_methods_free(&impl->table);
 #if !__has_feature(objc_arc)

@@ -129,6 +129,7 @@ static int fd_deallocs;
     return recorder;
 }
 - (void)note:(SEL)selector {
+    if (!log) return;
     [log addObject:[NSString stringWithFormat:@"%@:%s", name, sel_getName(selector)]];
 }
 - (void)scrollViewDidScroll:(id)scrollView {
