@@ -50,6 +50,8 @@
     NSString *hostKey;
     FD_WEAK id original;          // the slot's delegate before installation
     BOOL installed;
+    SEL lastSelector;             // the typed path's last call: a run of one selector finds it in one compare
+    fd_method *lastMethod;
 #if !FD_APPLE_RUNTIME
     fd_watch hostWatch;           // keeps the multicaster alive while the host lives
 #endif
@@ -75,6 +77,17 @@ static inline id fd_entry_target(FDMulticasterImpl *impl, cdt_entry entry) {
 #endif
     if (!target) impl->deadPending = 1;
     return target;
+}
+
+/// The method of a typed call's `_cmd`.
+static inline fd_method *fd_method_for(FDMulticasterImpl *impl, SEL selector) {
+    if (__builtin_expect(selector == impl->lastSelector, 1)) return impl->lastMethod;
+    fd_method *method = fd_methods_find(&impl->table, selector);
+    if (method) {
+        impl->lastSelector = selector;
+        impl->lastMethod = method;
+    }
+    return method;
 }
 
 /// Marks a dispatch as inside.

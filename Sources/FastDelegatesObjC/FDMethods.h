@@ -35,6 +35,7 @@ typedef struct fd_method {
     BOOL has_block;         // an argument of type `@?`: first responder only, never lost
     BOOL answered;          // some live listener answered it when the host last looked
     cdt_span_cache cache;   // the typed path's remembered span
+    const void *signature;  // its NSMethodSignature, retained, made on first use
 } fd_method;
 
 /// The methods of a multicaster, with a SEL -> method cache for the typed path.
@@ -54,6 +55,9 @@ void fd_methods_free(fd_method_table *table);
 
 /// The method for `selector` (any registered variant of its name), or NULL if not the protocol's.
 fd_method *fd_methods_find(fd_method_table *table, SEL selector);
+
+/// `method`'s NSMethodSignature (made once per multicaster).
+NSMethodSignature *fd_method_signature(fd_method *method);
 
 /// `types` with a block argument (`@?`) spelled `@` and class names dropped where this
 /// runtime's NSMethodSignature needs it; malloc'd.

@@ -216,8 +216,27 @@ void fd_methods_load(fd_method_table *table, Protocol *protocol, NSDictionary *m
     }
 }
 
+NSMethodSignature *fd_method_signature(fd_method *method) {
+    if (!method->signature) {
+        NSMethodSignature *signature = [NSMethodSignature signatureWithObjCTypes:method->signature_types];
+#if __has_feature(objc_arc)
+        method->signature = (__bridge_retained const void *)signature;
+#else
+        method->signature = [signature retain];
+#endif
+    }
+    return (FD_BRIDGE NSMethodSignature *)method->signature;
+}
+
 void fd_methods_free(fd_method_table *table) {
     for (uint32_t i = 0; i < table->count; i++) {
+        if (table->methods[i].signature) {
+#if __has_feature(objc_arc)
+            (void)(__bridge_transfer NSMethodSignature *)table->methods[i].signature;
+#else
+            [(NSMethodSignature *)table->methods[i].signature release];
+#endif
+        }
         free(table->methods[i].types);
         free(table->methods[i].signature_types);
     }

@@ -23,7 +23,7 @@
 - (NSMethodSignature *)methodSignatureForSelector:(SEL)selector {
     FD_UNRETAINED FDMulticasterImpl *impl = owner;
     fd_method *method = impl ? fd_methods_find(&impl->table, selector) : NULL;
-    if (method) return [NSMethodSignature signatureWithObjCTypes:method->signature_types];
+    if (method) return fd_method_signature(method);
     NSString *types = selector ? [signatures objectForKey:[NSString stringWithUTF8String:sel_getName(selector)]] : nil;
     if (types) return [NSMethodSignature signatureWithObjCTypes:[types UTF8String]];
     if (class_respondsToSelector([FDProxyBase class], selector)) return [super methodSignatureForSelector:selector];

@@ -13,7 +13,7 @@ typedef struct fd_point {
 #define FD_BEGIN(nothing)                                                         \
     FD_UNRETAINED FDMulticasterImpl *impl = ((FD_UNRETAINED FDProxyBase *)self)->owner; \
     if (!impl) return nothing;                                                    \
-    fd_method *method = fd_methods_find(&impl->table, _cmd);                      \
+    fd_method *method = fd_method_for(impl, _cmd);                                \
     if (!method) return nothing;                                                  \
     FD_CONFINED(impl);                                                            \
     fd_enter(impl);                                                               \
