@@ -76,12 +76,7 @@ static void drop(FDMulticasterImpl *impl, FDListener *record) {
 static void purge_dead(FDMulticasterImpl *impl) {
     for (NSUInteger i = [impl->records count]; i > 0; i--) {
         FDListener *record = [impl->records objectAtIndex:i - 1];
-#if FD_APPLE_RUNTIME
-        id object = record->object;
-#else
-        id object = __atomic_load_n(&record->object, __ATOMIC_ACQUIRE);
-#endif
-        if (!object) drop(impl, record);
+        if (!fd_listener_object(record)) drop(impl, record);
     }
 }
 
@@ -202,11 +197,7 @@ static id host_died(fd_watch *watch) {
     FD_CONFINED(impl);
     NSMutableArray *live = [NSMutableArray arrayWithCapacity:[impl->records count]];
     for (FDListener *record in impl->records) {
-#if FD_APPLE_RUNTIME
-        id object = record->object;
-#else
-        id object = __atomic_load_n(&record->object, __ATOMIC_ACQUIRE);
-#endif
+        id object = fd_listener_object(record);
         if (object) [live addObject:object];
     }
     return live;
@@ -219,7 +210,7 @@ static id host_died(fd_watch *watch) {
 // The record of `listener`, or nil.
 static FDListener *record_of(FDMulticasterImpl *impl, id listener) {
     for (FDListener *record in impl->records) {
-        if (record->object == listener) return record;
+        if (fd_listener_object(record) == listener) return record;
     }
     return nil;
 }
@@ -228,16 +219,19 @@ static FDListener *record_of(FDMulticasterImpl *impl, id listener) {
     FDMulticasterImpl *impl = (FDMulticasterImpl *)self;
     FD_CONFINED(impl);
     if (!listener) [NSException raise:NSInvalidArgumentException format:@"FDDelegateMulticaster: a nil listener"];
+    if (listener == impl->proxyObject) {
+        [NSException raise:NSInvalidArgumentException format:@"FDDelegateMulticaster: its own proxy cannot listen to it"];
+    }
     if (record_of(impl, listener)) return;
     // `index` counts live listeners: find the position among all records.
     NSUInteger position = 0, live = 0, count = [impl->records count];
     while (position < count && live < index) {
         FDListener *record = [impl->records objectAtIndex:position];
-        if (record->object) live++;
+        if (fd_listener_object(record)) live++;
         position++;
     }
     if (live == index) { // step over dead records just before the next live one
-        while (position < count && !((FDListener *)[impl->records objectAtIndex:position])->object) position++;
+        while (position < count && !fd_listener_object([impl->records objectAtIndex:position])) position++;
     }
     uint64_t below = position > 0 ? ((FDListener *)[impl->records objectAtIndex:position - 1])->order : 0;
     uint64_t above = position < count ? ((FDListener *)[impl->records objectAtIndex:position])->order : below + 2 * order_step;
@@ -319,7 +313,9 @@ static FDListener *record_of(FDMulticasterImpl *impl, id listener) {
     FDMulticasterImpl *impl = (FDMulticasterImpl *)self;
     FD_CONFINED(impl);
     if (!impl->installed) return;
-    FD_AUTORELEASE(FD_RETAIN(self)); // the host's hold may be the last one
+#if !__has_feature(objc_arc)
+    [[self retain] autorelease]; // the host's hold may be the last one
+#endif
     impl->installed = NO;
     id host = impl->host;
     impl->host = nil;

@@ -66,16 +66,21 @@ void fd_check_thread(FDMulticasterImpl *impl);
 #define FD_CONFINED(impl) ((void)0)
 #endif
 
-/// The live object of `entry`, or nil (released, or dead).
+/// `record`'s listener, or nil once it died.
+static inline id fd_listener_object(FDListener *record) {
+#if FD_APPLE_RUNTIME
+    return record->object;
+#else
+    return __atomic_load_n(&record->object, __ATOMIC_ACQUIRE); // cleared from any thread
+#endif
+}
+
+/// The live object of `entry`, or nil (released, or dead: then noted for the outermost leave).
 static inline id fd_entry_target(FDMulticasterImpl *impl, cdt_entry entry) {
     void *record = cdt_chain_object(impl->chain, entry);
     if (!record) return nil;
-#if FD_APPLE_RUNTIME
-    id target = ((FD_BRIDGE FDListener *)record)->object;
-#else
-    id target = __atomic_load_n(&((FDListener *)record)->object, __ATOMIC_ACQUIRE);
-#endif
-    if (!target) impl->deadPending = 1;
+    id target = fd_listener_object((FD_BRIDGE FDListener *)record);
+    if (!target) __atomic_store_n(&impl->deadPending, 1, __ATOMIC_RELAXED);
     return target;
 }
 

@@ -17,15 +17,11 @@
 #define FD_BRIDGE __bridge
 #define FD_UNRETAINED __unsafe_unretained
 #define FD_WEAK __weak
-#define FD_RETAIN(object) (object)
-#define FD_RELEASE(object) ((void)0)
 #define FD_AUTORELEASE(object) (object)
 #else
 #define FD_BRIDGE
 #define FD_UNRETAINED
 #define FD_WEAK
-#define FD_RETAIN(object) [(object) retain]
-#define FD_RELEASE(object) [(object) release]
 #define FD_AUTORELEASE(object) [(object) autorelease]
 #endif
 

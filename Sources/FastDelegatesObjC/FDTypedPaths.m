@@ -11,7 +11,7 @@ typedef struct fd_point {
 
 // The multicaster and method of a call, or a return of `nothing` once the multicaster is gone.
 #define FD_BEGIN(nothing)                                                         \
-    FD_UNRETAINED FDMulticasterImpl *impl = ((FD_UNRETAINED FDProxyBase *)self)->owner; \
+    FD_UNRETAINED FDMulticasterImpl *impl = ((FDProxyBase *)self)->owner;   \
     if (!impl) return nothing;                                                    \
     fd_method *method = fd_method_for(impl, _cmd);                                \
     if (!method) return nothing;                                                  \

@@ -10,7 +10,8 @@ static pthread_once_t hook_once = PTHREAD_ONCE_INIT;
 static fd_watch **buckets;
 static size_t bucket_count; // a power of two, or 0
 static size_t watch_count;  // read without the lock by the hook's fast exit
-static IMP original_dealloc;
+static IMP original_object_dealloc;
+static IMP original_proxy_dealloc;
 
 static size_t bucket_of(const void *object, size_t count) {
     return (size_t)(((uint64_t)(uintptr_t)object * 0x9e3779b97f4a7c15ULL) >> 32) & (count - 1);
@@ -42,9 +43,8 @@ static void unlink_watch(fd_watch *watch) {
     __atomic_store_n(&watch_count, watch_count - 1, __ATOMIC_RELAXED);
 }
 
-// Every NSObject's dealloc comes here first: the watches of the object fire, then the object
-// goes as it would have.
-static void watched_dealloc(id self, SEL _cmd) {
+// Fires the watches of `object`, which is being deallocated.
+static void fire_watches(id object) {
     // Releases happen after the lock is dropped (a released multicaster stops watches): in
     // rounds of up to 16, each round rescanning what the earlier ones left.
     size_t releases = 16;
@@ -53,10 +53,10 @@ static void watched_dealloc(id self, SEL _cmd) {
         releases = 0;
         pthread_mutex_lock(&lock);
         if (bucket_count) {
-            size_t index = bucket_of((void *)self, bucket_count);
+            size_t index = bucket_of((void *)object, bucket_count);
             for (fd_watch *watch = buckets[index], *next; watch && releases < 16; watch = next) {
                 next = watch->next;
-                if (watch->object != (void *)self) continue;
+                if (watch->object != (void *)object) continue;
                 unlink_watch(watch);
                 id later = watch->died(watch);
                 if (later) release[releases++] = later;
@@ -65,12 +65,25 @@ static void watched_dealloc(id self, SEL _cmd) {
         pthread_mutex_unlock(&lock);
         for (size_t i = 0; i < releases; i++) [release[i] release];
     }
-    FD_AS_FUNCTION(void (*)(id, SEL), original_dealloc)(self, _cmd);
+}
+
+// Every NSObject's and NSProxy's dealloc comes here first: the watches of the object fire, then
+// the object goes as it would have.
+static void watched_object_dealloc(id self, SEL _cmd) {
+    fire_watches(self);
+    FD_AS_FUNCTION(void (*)(id, SEL), original_object_dealloc)(self, _cmd);
+}
+
+static void watched_proxy_dealloc(id self, SEL _cmd) {
+    fire_watches(self);
+    FD_AS_FUNCTION(void (*)(id, SEL), original_proxy_dealloc)(self, _cmd);
 }
 
 static void install_hook(void) {
-    Method dealloc = class_getInstanceMethod([NSObject class], @selector(dealloc));
-    original_dealloc = method_setImplementation(dealloc, FD_AS_IMP(watched_dealloc));
+    Method object = class_getInstanceMethod([NSObject class], @selector(dealloc));
+    original_object_dealloc = method_setImplementation(object, FD_AS_IMP(watched_object_dealloc));
+    Method proxy = class_getInstanceMethod([NSProxy class], @selector(dealloc));
+    original_proxy_dealloc = method_setImplementation(proxy, FD_AS_IMP(watched_proxy_dealloc));
 }
 
 void fd_watch_start(fd_watch *watch, id object, fd_watch_died died, void *context) {

@@ -210,9 +210,34 @@ static void aProtocolsRequiredMethodsComeFromTheRuntime(void) {
     CHECK([proxy conformsToProtocol:@protocol(FDRequiredOnly)]);
 }
 
+static void commonShapesHaveTypedImplementationsTheRestIsForwarded(void) {
+    Class proxyClass = [fd_table_multicaster().proxy class];
+    const char *typed[] = {"scrollViewDidScroll:", "tableView:didSelectRowAtIndexPath:",
+                           "tableView:willDisplayCell:forRowAtIndexPath:", "tableView:heightForRowAtIndexPath:",
+                           "scrollViewShouldScrollToTop:", "tableView:indentationLevelForRowAtIndexPath:",
+                           "tableView:badgeForRowAtIndexPath:", "viewForZoomingInScrollView:", "scrollView:didMoveTo:"};
+    const char *forwarded[] = {"scrollViewWillEndDragging:withVelocity:targetContentOffset:", "scrollView:anchorForView:",
+                               "tableView:rectForSection:", "tableView:a:b:c:", "tableView:numberOfRowsInSection:"};
+    for (size_t i = 0; i < sizeof typed / sizeof *typed; i++) {
+        CHECK(class_getInstanceMethod(proxyClass, sel_registerName(typed[i])) != NULL);
+    }
+    for (size_t i = 0; i < sizeof forwarded / sizeof *forwarded; i++) {
+        CHECK(class_getInstanceMethod(proxyClass, sel_registerName(forwarded[i])) == NULL);
+    }
+    // One class per protocol and method list.
+    CHECK([fd_table_multicaster().proxy class] == proxyClass);
+}
+
 static void misuseRaisesClearErrors(void) {
     FDDelegateMulticaster *multicaster = fd_table_multicaster();
     BOOL raised = NO;
+    @try {
+        [multicaster addListener:multicaster.proxy];
+    } @catch (NSException *exception) {
+        raised = [[exception name] isEqual:NSInvalidArgumentException];
+    }
+    CHECK(raised);
+    raised = NO;
     @try {
         [multicaster addListener:nil];
     } @catch (NSException *exception) {
@@ -256,6 +281,7 @@ int main(void) {
     RUN(listenersKeepTheirPlaceAndInsertAtAnIndex);
     RUN(everyProtocolMethodHasASignatureAndNoneIsUnrecognized);
     RUN(aProtocolsRequiredMethodsComeFromTheRuntime);
+    RUN(commonShapesHaveTypedImplementationsTheRestIsForwarded);
     RUN(misuseRaisesClearErrors);
     RUN(aSelectorIsInternedUnderATagOfItsOwn);
     [pool release];
