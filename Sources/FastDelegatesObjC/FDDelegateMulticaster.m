@@ -80,14 +80,15 @@ static void purge_dead(FDMulticasterImpl *impl) {
     }
 }
 
-// After a change of listeners: at depth 0 the host is told at once, otherwise after the
-// outermost dispatch.
+// After a change of listeners: at depth 0 the dead are dropped, the slots compacted and the
+// host told at once; during a dispatch, all that waits for the outermost leave.
 static void listeners_changed(FDMulticasterImpl *impl) {
     if (impl->chain->depth > 0) {
         impl->answersChanged = YES;
         cdt_chain_mark_pending(impl->chain);
         return;
     }
+    if (__atomic_exchange_n(&impl->deadPending, 0, __ATOMIC_ACQ_REL)) purge_dead(impl);
     if (cdt_chain_compact(impl->chain)) refresh_handles(impl);
     if (snapshot_answers(impl)) reassign(impl);
 }
@@ -96,7 +97,6 @@ void fd_after_outermost(FDMulticasterImpl *impl) {
     if (impl->chain->depth > 0) return;
     cdt_chain_reclaim(impl->chain);
     [impl->parked removeAllObjects];
-    if (__atomic_exchange_n(&impl->deadPending, 0, __ATOMIC_ACQ_REL)) purge_dead(impl);
     impl->answersChanged = NO;
     listeners_changed(impl);
 }

@@ -11,7 +11,10 @@
     FD_UNRETAINED FDMulticasterImpl *impl = owner;
     if (impl) {
         fd_method *method = fd_methods_find(&impl->table, selector);
-        if (method) return fd_answers(impl, method);
+        if (method) {
+            FD_CONFINED(impl);
+            return fd_answers(impl, method);
+        }
     } else if (selector && [signatures objectForKey:[NSString stringWithUTF8String:sel_getName(selector)]]) {
         return NO;
     }

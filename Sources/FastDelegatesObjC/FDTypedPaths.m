@@ -1,7 +1,8 @@
 // The typed IMPs: one per common call shape, installed on the proxy class for each method of
 // that shape, so that a call walks the C core's span for its selector with no NSInvocation.
 // Void: every live responder in order (`breaking`: the first); a result: the first live
-// responder's, else zero.
+// responder's, else zero. An exception a listener throws leaves the dispatch (@finally: no
+// cost on the normal path with zero-cost exceptions) and reaches the caller.
 #if defined(__APPLE__) || defined(GNUSTEP)
 #include "FDInternal.h"
 
@@ -22,26 +23,32 @@ typedef struct fd_point {
 #define FD_VOID(name, parameters, types, arguments)                               \
     static void name(id self, SEL _cmd parameters) {                              \
         FD_BEGIN();                                                               \
-        for (size_t i = 0; i < span.count; i++) {                                 \
-            id target = fd_entry_target(impl, span.entries[i]);                   \
-            if (!target) continue;                                                \
-            ((void (*)(id, SEL types))FD_IMP(target, _cmd))(target, _cmd arguments); \
-            if (impl->isBreaking) break;                                          \
+        @try {                                                                    \
+            for (size_t i = 0; i < span.count; i++) {                             \
+                id target = fd_entry_target(impl, span.entries[i]);               \
+                if (!target) continue;                                            \
+                ((void (*)(id, SEL types))FD_IMP(target, _cmd))(target, _cmd arguments); \
+                if (impl->isBreaking) break;                                      \
+            }                                                                     \
+        } @finally {                                                              \
+            fd_leave(impl);                                                       \
         }                                                                         \
-        fd_leave(impl);                                                           \
     }
 
 #define FD_RESULT(name, result, parameters, types, arguments)                     \
     static result name(id self, SEL _cmd parameters) {                            \
         result answer = 0;                                                        \
         FD_BEGIN(answer);                                                         \
-        for (size_t i = 0; i < span.count; i++) {                                 \
-            id target = fd_entry_target(impl, span.entries[i]);                   \
-            if (!target) continue;                                                \
-            answer = ((result (*)(id, SEL types))FD_IMP(target, _cmd))(target, _cmd arguments); \
-            break;                                                                \
+        @try {                                                                    \
+            for (size_t i = 0; i < span.count; i++) {                             \
+                id target = fd_entry_target(impl, span.entries[i]);               \
+                if (!target) continue;                                            \
+                answer = ((result (*)(id, SEL types))FD_IMP(target, _cmd))(target, _cmd arguments); \
+                break;                                                            \
+            }                                                                     \
+        } @finally {                                                              \
+            fd_leave(impl);                                                       \
         }                                                                         \
-        fd_leave(impl);                                                           \
         return answer;                                                            \
     }
 

@@ -24,6 +24,33 @@
 }
 @end
 
+/// A slot that counts how often it is set.
+@interface FDCountingHost : NSObject {
+@public
+    id delegate;
+    int sets;
+}
+@end
+
+@implementation FDCountingHost
+- (id)delegate {
+    return delegate;
+}
+- (void)setDelegate:(id)newDelegate {
+    delegate = newDelegate;
+    sets++;
+}
+@end
+
+@interface FDHeightOnly : NSObject <FDTableDelegate>
+@end
+
+@implementation FDHeightOnly
+- (double)tableView:(id)tableView heightForRowAtIndexPath:(id)indexPath {
+    return 1;
+}
+@end
+
 static void remove_other(id listener) {
     FDActor *actor = listener;
     [actor->multicaster removeListener:actor->other];
@@ -160,11 +187,13 @@ static void nestedCallsReachEveryoneInOrder(void) {
                                                   @"nester:scrollViewDidScroll:", @"b:scrollViewDidScroll:", nil])]);
 }
 
-static void anExceptionFromAForwardedListenerLeavesTheMulticasterUsable(void) {
+static void anExceptionFromAListenerLeavesTheMulticasterUsable(void) {
     NSMutableArray *log = [NSMutableArray array];
     FDDelegateMulticaster *multicaster = fd_table_multicaster();
     FDActor *thrower = fd_actor(@"thrower", log, multicaster, throw_once);
     [multicaster addListener:thrower];
+    FDCountingHost *host = [[FDCountingHost new] autorelease];
+    [multicaster installOnHost:host key:@"delegate"];
     BOOL caught = NO;
     @try {
         [multicaster.proxy tableView:nil a:nil b:nil c:nil];
@@ -172,12 +201,29 @@ static void anExceptionFromAForwardedListenerLeavesTheMulticasterUsable(void) {
         caught = [[exception name] isEqual:@"FDTestException"];
     }
     CHECK(caught);
+    // The typed path too.
+    thrower->depth = 0;
+    caught = NO;
+    @try {
+        [multicaster.proxy scrollViewDidScroll:nil];
+    } @catch (NSException *exception) {
+        caught = [[exception name] isEqual:@"FDTestException"];
+    }
+    CHECK(caught);
+    // Both dispatches were left: a change of answers reassigns the slot at once.
+    int sets = host->sets;
+    [multicaster addListener:[[FDHeightOnly new] autorelease]];
+    CHECK(host->sets == sets + 2);
+    [multicaster uninstall];
     // Out of the dispatch: a removal frees at once, and the host-facing answers are current.
     FDRecorder *later = [FDRecorder recorderNamed:@"later" log:log];
     [multicaster addListener:later];
     CHECK([multicaster removeListener:later]);
     [multicaster.proxy tableView:nil a:nil b:nil c:nil];
     CHECK([log isEqual:[NSArray arrayWithObject:@"thrower:tableView:a:b:c:"]]);
+    // A listener that left during the call that threw is gone, and the host-facing answer is current.
+    CHECK([multicaster removeListener:thrower]);
+    CHECK(![multicaster.proxy respondsToSelector:@selector(scrollViewDidScroll:)]);
 }
 
 int main(void) {
@@ -188,7 +234,7 @@ int main(void) {
     RUN(aListenerThatDiesDuringACallIsNotCalled);
     RUN(nestedCallsReachEveryoneInOrder);
     RUN(aMulticasterNeverInitializedDeallocates);
-    RUN(anExceptionFromAForwardedListenerLeavesTheMulticasterUsable);
+    RUN(anExceptionFromAListenerLeavesTheMulticasterUsable);
     [pool release];
     return fd_finish("Reentrancy");
 }
