@@ -32,9 +32,14 @@ BOOL fd_answers(FDMulticasterImpl *impl, fd_method *method) {
     return NO;
 }
 
+// Whether the host's slot still holds the proxy (someone else may have set it since).
+static BOOL slot_holds_proxy(FDMulticasterImpl *impl, id host) {
+    return [host valueForKey:impl->hostKey] == impl->proxyObject;
+}
+
 static void reassign(FDMulticasterImpl *impl) {
     id host = impl->host;
-    if (!host || !impl->installed) return;
+    if (!host || !impl->installed || !slot_holds_proxy(impl, host)) return;
     [host setValue:nil forKey:impl->hostKey];
     [host setValue:impl->proxyObject forKey:impl->hostKey];
 }
@@ -320,7 +325,7 @@ static FDListener *record_of(FDMulticasterImpl *impl, id listener) {
     id host = impl->host;
     impl->host = nil;
     if (!host) return;
-    [host setValue:impl->original forKey:impl->hostKey];
+    if (slot_holds_proxy(impl, host)) [host setValue:impl->original forKey:impl->hostKey];
 #if FD_APPLE_RUNTIME
     objc_setAssociatedObject(host, (FD_BRIDGE const void *)self, nil, OBJC_ASSOCIATION_RETAIN_NONATOMIC);
 #else

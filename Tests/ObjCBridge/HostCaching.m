@@ -215,6 +215,21 @@ static void theHostKeepsTheMulticasterAlive(void) {
     [proxy release];
 }
 
+static void aSlotSomeoneElseSetIsLeftAlone(void) {
+    FDFakeTableView *table = [[FDFakeTableView new] autorelease];
+    FDDelegateMulticaster *multicaster = fd_table_multicaster();
+    FDOriginal *original = (FDOriginal *)[FDOriginal recorderNamed:@"original" log:nil];
+    FDRecorder *later = [FDRecorder recorderNamed:@"later" log:nil];
+    [table setDelegate:original];
+    [multicaster installOnHost:table key:@"delegate"];
+    [table setDelegate:later]; // the app replaces the delegate
+    FDHeight *height = [[FDHeight new] autorelease];
+    [multicaster addListener:height]; // answers change: no reassignment over `later`
+    CHECK(table->delegate == later);
+    [multicaster uninstall];
+    CHECK(table->delegate == later);
+}
+
 static void uninstallWithoutAnOriginalLeavesTheSlotEmpty(void) {
     FDFakeTableView *table = [[FDFakeTableView new] autorelease];
     FDDelegateMulticaster *multicaster = fd_table_multicaster();
@@ -237,6 +252,7 @@ int main(void) {
     RUN(aChangeDuringAForwardedCallReassignsAfterTheOutermostCall);
     RUN(aListenerReleasedWhileTheHostCachedYes);
     RUN(theHostKeepsTheMulticasterAlive);
+    RUN(aSlotSomeoneElseSetIsLeftAlone);
     RUN(uninstallWithoutAnOriginalLeavesTheSlotEmpty);
     [pool release];
     return fd_finish("HostCaching");

@@ -56,9 +56,11 @@ NS_SWIFT_NAME(DelegateMulticaster)
 /// becomes the first listener, and the host keeps the multicaster alive. Whenever the set of
 /// protocol methods that some live listener answers changes, the slot is set to nil and back
 /// to `proxy` (after the outermost forwarded call), so that a host that caches
-/// `respondsToSelector:` asks again. Installing elsewhere uninstalls first.
+/// `respondsToSelector:` asks again; a slot someone else has set since is left alone.
+/// Installing elsewhere uninstalls first.
 - (void)installOnHost:(id)host key:(NSString *)key;
-/// Gives the slot its original delegate back (nil if it has died) and lets the host go.
+/// Gives the slot its original delegate back (nil if it has died), unless someone else has set
+/// the slot since, and lets the host go.
 - (void)uninstall;
 @end
 #endif
