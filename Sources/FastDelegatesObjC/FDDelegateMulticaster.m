@@ -89,11 +89,12 @@ static void purge_dead(FDMulticasterImpl *impl) {
 // host told at once; during a dispatch, all that waits for the outermost leave.
 static void listeners_changed(FDMulticasterImpl *impl) {
     if (impl->chain->depth > 0) {
-        impl->answersChanged = YES;
         cdt_chain_mark_pending(impl->chain);
         return;
     }
-    if (__atomic_exchange_n(&impl->deadPending, 0, __ATOMIC_ACQ_REL)) purge_dead(impl);
+    // Apple's weak references die unannounced: every change looks for the dead.
+    __atomic_store_n(&impl->deadPending, 0, __ATOMIC_RELEASE);
+    purge_dead(impl);
     if (cdt_chain_compact(impl->chain)) refresh_handles(impl);
     if (snapshot_answers(impl)) reassign(impl);
 }
@@ -102,7 +103,6 @@ void fd_after_outermost(FDMulticasterImpl *impl) {
     if (impl->chain->depth > 0) return;
     cdt_chain_reclaim(impl->chain);
     [impl->parked removeAllObjects];
-    impl->answersChanged = NO;
     listeners_changed(impl);
 }
 

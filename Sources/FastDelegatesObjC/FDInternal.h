@@ -43,7 +43,6 @@
     NSMutableArray *records;      // FDListener, in order
     NSMutableArray *parked;       // records released during a dispatch, until the outermost leave
     BOOL isBreaking;
-    BOOL answersChanged;          // since the host last looked (set during a dispatch)
     volatile int deadPending;     // a listener died (set from any thread on GCC's runtime)
     pthread_t thread;             // the confining thread
     FD_WEAK id host;
