@@ -14,20 +14,20 @@ static const uint64_t order_step = (uint64_t)1 << 20;
 @end
 
 #if defined(DEBUG) && DEBUG
-void fd_check_thread(FDMulticasterImpl *impl) {
-    if (!pthread_equal(pthread_self(), impl->thread)) {
+void fd_check_thread(fd_core *core) {
+    if (!pthread_equal(pthread_self(), core->thread)) {
         [NSException raise:NSInternalInconsistencyException
                     format:@"FDDelegateMulticaster %p used off its thread: a multicaster belongs to the thread that "
                            @"made it (its host's thread, the main thread for UIKit)",
-                           (void *)impl];
+                           (void *)core->owner];
     }
 }
 #endif
 
-BOOL fd_answers(FDMulticasterImpl *impl, fd_method *method) {
-    cdt_span span = cdt_chain_lookup(impl->chain, method->message);
+BOOL fd_answers(fd_core *core, fd_method *method) {
+    cdt_span span = cdt_chain_lookup(core->chain, method->message);
     for (size_t i = 0; i < span.count; i++) {
-        if (fd_entry_target(impl, span.entries[i])) return YES;
+        if (fd_entry_target(core, span.entries[i])) return YES;
     }
     return NO;
 }
@@ -47,9 +47,9 @@ static void reassign(FDMulticasterImpl *impl) {
 // Remembers what the host sees now; YES if it changed.
 static BOOL snapshot_answers(FDMulticasterImpl *impl) {
     BOOL changed = NO;
-    for (uint32_t i = 0; i < impl->table.count; i++) {
-        fd_method *method = &impl->table.methods[i];
-        BOOL answered = fd_answers(impl, method);
+    for (uint32_t i = 0; i < impl->core->table.count; i++) {
+        fd_method *method = &impl->core->table.methods[i];
+        BOOL answered = fd_answers(impl->core, method);
         changed = changed || answered != method->answered;
         method->answered = answered;
     }
@@ -57,7 +57,7 @@ static BOOL snapshot_answers(FDMulticasterImpl *impl) {
 }
 
 static void refresh_handles(FDMulticasterImpl *impl) {
-    cdt_chain *chain = impl->chain;
+    cdt_chain *chain = impl->core->chain;
     for (uint32_t slot = 0; slot < chain->slot_count; slot++) {
         if (chain->slots[slot].generation == 0) continue;
         ((FD_BRIDGE FDListener *)chain->slots[slot].object)->handle.slot = slot;
@@ -66,15 +66,15 @@ static void refresh_handles(FDMulticasterImpl *impl) {
 
 // Frees `record`'s slot and entries; while a dispatch runs, the record waits in `parked`.
 static void drop(FDMulticasterImpl *impl, FDListener *record) {
-    cdt_chain_release(impl->chain, record->handle, record->messages, record->message_count);
+    cdt_chain_release(impl->core->chain, record->handle, record->messages, record->message_count);
 #if !FD_APPLE_RUNTIME
     fd_watch_stop(&record->watch);
 #endif
     free(record->messages);
     record->messages = NULL;
     record->message_count = 0;
-    record->owner = nil;
-    if (impl->chain->depth > 0) [impl->parked addObject:record];
+    record->core = NULL;
+    if (impl->core->chain->depth > 0) [impl->parked addObject:record];
     [impl->records removeObjectIdenticalTo:record];
 }
 
@@ -88,20 +88,54 @@ static void purge_dead(FDMulticasterImpl *impl) {
 // After a change of listeners: at depth 0 the dead are dropped, the slots compacted and the
 // host told at once; during a dispatch, all that waits for the outermost leave.
 static void listeners_changed(FDMulticasterImpl *impl) {
-    if (impl->chain->depth > 0) {
-        cdt_chain_mark_pending(impl->chain);
+    fd_core *core = impl->core;
+    if (core->chain->depth > 0) {
+        cdt_chain_mark_pending(core->chain);
         return;
     }
     // Apple's weak references die unannounced: every change looks for the dead.
-    __atomic_store_n(&impl->deadPending, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&core->deadPending, 0, __ATOMIC_RELEASE);
     purge_dead(impl);
-    if (cdt_chain_compact(impl->chain)) refresh_handles(impl);
+    if (cdt_chain_compact(core->chain)) refresh_handles(impl);
     if (snapshot_answers(impl)) reassign(impl);
 }
 
-void fd_after_outermost(FDMulticasterImpl *impl) {
-    if (impl->chain->depth > 0) return;
-    cdt_chain_reclaim(impl->chain);
+// Lets go of the records of a multicaster that is going: no more watches, no more entries.
+static void release_records(NSArray *records) {
+    for (FDListener *record in records) {
+#if !FD_APPLE_RUNTIME
+        fd_watch_stop(&record->watch);
+#endif
+        free(record->messages);
+        record->messages = NULL;
+        record->core = NULL;
+    }
+}
+
+// Frees `core`, and what it kept of a multicaster that went during a dispatch.
+static void core_destroy(fd_core *core) {
+    if (core->proxy) core->proxy->core = NULL;
+    if (core->orphans) release_records([(FD_BRIDGE NSArray *)core->orphans objectAtIndex:0]);
+    cdt_chain_destroy(core->chain);
+    fd_methods_free(&core->table);
+    if (core->orphans) {
+#if __has_feature(objc_arc)
+        (void)(__bridge_transfer NSArray *)core->orphans;
+#else
+        [(NSArray *)core->orphans release];
+#endif
+    }
+    free(core);
+}
+
+void fd_after_outermost(fd_core *core) {
+    if (core->chain->depth > 0) return;
+    FDMulticasterImpl *impl = core->owner;
+    if (!impl) {
+        core_destroy(core);
+        return;
+    }
+    cdt_chain_reclaim(core->chain);
     [impl->parked removeAllObjects];
     listeners_changed(impl);
 }
@@ -110,7 +144,7 @@ void fd_after_outermost(FDMulticasterImpl *impl) {
 static id listener_died(fd_watch *watch) {
     FDListener *record = watch->context;
     __atomic_store_n(&record->object, nil, __ATOMIC_RELEASE);
-    if (record->owner) __atomic_store_n(&record->owner->deadPending, 1, __ATOMIC_RELEASE);
+    if (record->core) __atomic_store_n(&record->core->deadPending, 1, __ATOMIC_RELEASE);
     return nil;
 }
 
@@ -143,38 +177,54 @@ static id host_died(fd_watch *watch) {
                     format:@"FDDelegateMulticaster: a protocol or a methods table is needed"];
     }
     FDMulticasterImpl *impl = (FDMulticasterImpl *)self;
-    impl->thread = pthread_self();
-    impl->chain = cdt_chain_create();
-    if (!impl->chain) [NSException raise:NSMallocException format:@"FDDelegateMulticaster: out of memory"];
-    fd_methods_load(&impl->table, protocol, methods);
+    fd_core *core = calloc(1, sizeof *core);
+    if (!core || !(core->chain = cdt_chain_create())) {
+        free(core);
+        [NSException raise:NSMallocException format:@"FDDelegateMulticaster: out of memory"];
+    }
+    impl->core = core;
+    core->owner = impl;
+    core->thread = pthread_self();
+    fd_methods_load(&core->table, protocol, methods);
     impl->records = [NSMutableArray new];
     impl->parked = [NSMutableArray new];
     NSMutableDictionary *signatures = [NSMutableDictionary dictionary];
-    for (uint32_t i = 0; i < impl->table.count; i++) {
-        [signatures setObject:[NSString stringWithUTF8String:impl->table.methods[i].signature_types]
-                       forKey:[NSString stringWithUTF8String:sel_getName(impl->table.methods[i].selector)]];
+    for (uint32_t i = 0; i < core->table.count; i++) {
+        [signatures setObject:[NSString stringWithUTF8String:core->table.methods[i].signature_types]
+                       forKey:[NSString stringWithUTF8String:sel_getName(core->table.methods[i].selector)]];
     }
-    impl->proxyObject = [fd_proxy_class(protocol, &impl->table) new];
-    impl->proxyObject->owner = impl;
+    impl->proxyObject = [fd_proxy_class(protocol, &core->table) new];
+    impl->proxyObject->core = core;
     impl->proxyObject->signatures = [signatures copy];
+    core->proxy = impl->proxyObject;
     return self;
 }
 
 - (void)dealloc {
     FDMulticasterImpl *impl = (FDMulticasterImpl *)self;
-    for (FDListener *record in impl->records) {
-#if !FD_APPLE_RUNTIME
-        fd_watch_stop(&record->watch);
-#endif
-        free(record->messages);
-        record->owner = nil;
-    }
+    fd_core *core = impl->core;
 #if !FD_APPLE_RUNTIME
     fd_watch_stop(&impl->hostWatch);
 #endif
-    if (impl->proxyObject) impl->proxyObject->owner = nil; // nil when init raised
-    if (impl->chain) cdt_chain_destroy(impl->chain);
-    fd_methods_free(&impl->table);
+    if (!core) {
+        release_records(impl->records); // init raised
+    } else {
+        core->owner = nil;
+        if (core->chain->depth == 0) {
+            release_records(impl->records);
+            core_destroy(core);
+        } else {
+            // Gone during one of its own calls: the core keeps what the calls still read (the
+            // records, still watched, and the proxy) and frees itself when the outermost one leaves.
+            NSArray *orphans = [NSArray arrayWithObjects:impl->records, impl->parked, impl->proxyObject, nil];
+#if __has_feature(objc_arc)
+            core->orphans = (__bridge_retained const void *)orphans;
+#else
+            core->orphans = [orphans retain];
+#endif
+            cdt_chain_mark_pending(core->chain);
+        }
+    }
 #if !__has_feature(objc_arc)
     [impl->proxyObject release];
     [impl->records release];
@@ -189,17 +239,17 @@ static id host_died(fd_watch *watch) {
 }
 
 - (BOOL)breaking {
-    return ((FDMulticasterImpl *)self)->isBreaking;
+    return ((FDMulticasterImpl *)self)->core->breaking;
 }
 
 - (void)setBreaking:(BOOL)breaking {
-    FD_CONFINED((FDMulticasterImpl *)self);
-    ((FDMulticasterImpl *)self)->isBreaking = breaking;
+    FD_CONFINED(((FDMulticasterImpl *)self)->core);
+    ((FDMulticasterImpl *)self)->core->breaking = breaking;
 }
 
 - (NSArray *)listeners {
     FDMulticasterImpl *impl = (FDMulticasterImpl *)self;
-    FD_CONFINED(impl);
+    FD_CONFINED(impl->core);
     NSMutableArray *live = [NSMutableArray arrayWithCapacity:[impl->records count]];
     for (FDListener *record in impl->records) {
         id object = fd_listener_object(record);
@@ -222,7 +272,7 @@ static FDListener *record_of(FDMulticasterImpl *impl, id listener) {
 
 - (void)insertListener:(id)listener atIndex:(NSUInteger)index {
     FDMulticasterImpl *impl = (FDMulticasterImpl *)self;
-    FD_CONFINED(impl);
+    FD_CONFINED(impl->core);
     if (!listener) [NSException raise:NSInvalidArgumentException format:@"FDDelegateMulticaster: a nil listener"];
     if (listener == impl->proxyObject) {
         [NSException raise:NSInvalidArgumentException format:@"FDDelegateMulticaster: its own proxy cannot listen to it"];
@@ -244,26 +294,26 @@ static FDListener *record_of(FDMulticasterImpl *impl, id listener) {
         for (NSUInteger i = 0; i < count; i++) {
             FDListener *record = [impl->records objectAtIndex:i];
             record->order = (i + 1 + (i >= position)) * order_step;
-            cdt_chain_set_order(impl->chain, record->handle, record->order);
+            cdt_chain_set_order(impl->core->chain, record->handle, record->order);
         }
         below = position * order_step;
         above = below + 2 * order_step;
     }
     FDListener *record = FD_AUTORELEASE([FDListener new]);
     record->order = below + (above - below) / 2;
-    record->owner = impl;
-    record->messages = calloc(impl->table.count ? impl->table.count : 1, sizeof *record->messages);
+    record->core = impl->core;
+    record->messages = calloc(impl->core->table.count ? impl->core->table.count : 1, sizeof *record->messages);
     if (!record->messages ||
-        cdt_chain_acquire(impl->chain, (FD_BRIDGE void *)record, record->order, &record->handle) != 0) {
+        cdt_chain_acquire(impl->core->chain, (FD_BRIDGE void *)record, record->order, &record->handle) != 0) {
         free(record->messages);
         [NSException raise:NSMallocException format:@"FDDelegateMulticaster: out of memory"];
     }
     record->object = listener;
-    for (uint32_t i = 0; i < impl->table.count; i++) {
-        fd_method *method = &impl->table.methods[i];
+    for (uint32_t i = 0; i < impl->core->table.count; i++) {
+        fd_method *method = &impl->core->table.methods[i];
         if (![listener respondsToSelector:method->selector]) continue;
-        if (cdt_chain_insert_entry(impl->chain, record->handle, method->message, (FD_BRIDGE void *)record) != 0) {
-            cdt_chain_release(impl->chain, record->handle, record->messages, record->message_count);
+        if (cdt_chain_insert_entry(impl->core->chain, record->handle, method->message, (FD_BRIDGE void *)record) != 0) {
+            cdt_chain_release(impl->core->chain, record->handle, record->messages, record->message_count);
             free(record->messages);
             [NSException raise:NSMallocException format:@"FDDelegateMulticaster: out of memory"];
         }
@@ -278,7 +328,7 @@ static FDListener *record_of(FDMulticasterImpl *impl, id listener) {
 
 - (BOOL)removeListener:(id)listener {
     FDMulticasterImpl *impl = (FDMulticasterImpl *)self;
-    FD_CONFINED(impl);
+    FD_CONFINED(impl->core);
     FDListener *record = listener ? record_of(impl, listener) : nil;
     if (!record) return NO;
     drop(impl, record);
@@ -288,7 +338,7 @@ static FDListener *record_of(FDMulticasterImpl *impl, id listener) {
 
 - (void)installOnHost:(id)host key:(NSString *)key {
     FDMulticasterImpl *impl = (FDMulticasterImpl *)self;
-    FD_CONFINED(impl);
+    FD_CONFINED(impl->core);
     if (!host || !key) {
         [NSException raise:NSInvalidArgumentException format:@"FDDelegateMulticaster: installOnHost:key: needs both"];
     }
@@ -316,7 +366,7 @@ static FDListener *record_of(FDMulticasterImpl *impl, id listener) {
 
 - (void)uninstall {
     FDMulticasterImpl *impl = (FDMulticasterImpl *)self;
-    FD_CONFINED(impl);
+    FD_CONFINED(impl->core);
     if (!impl->installed) return;
 #if !__has_feature(objc_arc)
     [[self retain] autorelease]; // the host's hold may be the last one

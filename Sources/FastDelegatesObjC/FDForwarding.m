@@ -75,26 +75,26 @@ void fd_answer_nothing(NSInvocation *invocation, const char *types) {
     }
 }
 
-void fd_forward(FDMulticasterImpl *impl, fd_method *method, NSInvocation *invocation) {
-    FD_CONFINED(impl);
+void fd_forward(fd_core *core, fd_method *method, NSInvocation *invocation) {
+    FD_CONFINED(core);
     const char *type;
     size_t length;
     fd_next_type(method->types, &type, &length);
-    BOOL first_only = method->has_block || type[0] != 'v' || impl->isBreaking;
-    BOOL answered = NO;
-    fd_enter(impl);
+    BOOL first_only = method->has_block || type[0] != 'v' || core->breaking;
+    fd_enter(core);
     @try {
-        cdt_span span = cdt_chain_lookup(impl->chain, method->message);
+        BOOL answered = NO;
+        cdt_span span = cdt_chain_lookup(core->chain, method->message);
         for (size_t i = 0; i < span.count; i++) {
-            id target = fd_entry_target(impl, span.entries[i]);
+            id target = fd_entry_target(core, span.entries[i]);
             if (!target) continue;
             [invocation invokeWithTarget:target];
             answered = YES;
             if (first_only) break;
         }
+        if (!answered) fd_answer_nothing(invocation, method->types); // inside: `method` is the core's
     } @finally {
-        fd_leave(impl);
+        fd_leave(core);
     }
-    if (!answered) fd_answer_nothing(invocation, method->types);
 }
 #endif

@@ -10,12 +10,29 @@
 #include <pthread.h>
 
 @class FDMulticasterImpl;
+@class FDProxyBase;
+
+/// What a call in flight reads: the chain, the methods and the flags, in C. The multicaster
+/// owns it; when the multicaster is deallocated during one of its own calls, the core keeps the
+/// listeners' records and the proxy (`orphans`) and outlives it until the outermost call leaves.
+typedef struct fd_core {
+    cdt_chain *chain;
+    fd_method_table table;
+    FD_UNRETAINED FDMulticasterImpl *owner; // nil once the multicaster is gone
+    FD_UNRETAINED FDProxyBase *proxy;
+    const void *orphans;                    // retained by the core after its owner went mid-call
+    pthread_t thread;                       // the confining thread
+    SEL lastSelector;                       // the typed path's last call: a run of one selector
+    fd_method *lastMethod;                  // finds its method in one compare
+    volatile int deadPending;               // a listener died (set from any thread on GCC's runtime)
+    BOOL breaking;
+} fd_core;
 
 /// One listener: the object of its slot in the C core's chain.
 @interface FDListener : NSObject {
 @public
     FD_WEAK id object;            // Apple: a weak reference; GCC: cleared by FDZeroingWeak
-    FD_UNRETAINED FDMulticasterImpl *owner;
+    fd_core *core;                // NULL once removed
     cdt_handle handle;
     uint64_t order;
     uint32_t *messages;           // the methods it was entered for
@@ -29,28 +46,22 @@
 /// The class every proxy class made at run time derives from.
 @interface FDProxyBase : NSObject {
 @public
-    FD_UNRETAINED FDMulticasterImpl *owner; // nil once the multicaster is gone
-    NSDictionary *signatures;               // selector name -> signature types, for after that
+    fd_core *core;                // NULL once the multicaster is gone
+    NSDictionary *signatures;     // selector name -> signature types, for after that
 }
 @end
 
 /// The only class of FDDelegateMulticaster's instances.
 @interface FDMulticasterImpl : FDDelegateMulticaster {
 @public
-    cdt_chain *chain;
-    fd_method_table table;
+    fd_core *core;
     FDProxyBase *proxyObject;
     NSMutableArray *records;      // FDListener, in order
     NSMutableArray *parked;       // records released during a dispatch, until the outermost leave
-    BOOL isBreaking;
-    volatile int deadPending;     // a listener died (set from any thread on GCC's runtime)
-    pthread_t thread;             // the confining thread
     FD_WEAK id host;
     NSString *hostKey;
     FD_WEAK id original;          // the slot's delegate before installation
     BOOL installed;
-    SEL lastSelector;             // the typed path's last call: a run of one selector finds it in one compare
-    fd_method *lastMethod;
 #if !FD_APPLE_RUNTIME
     fd_watch hostWatch;           // keeps the multicaster alive while the host lives
 #endif
@@ -59,10 +70,10 @@
 
 /// Raises NSInternalInconsistencyException off the multicaster's thread (DEBUG builds only).
 #if defined(DEBUG) && DEBUG
-void fd_check_thread(FDMulticasterImpl *impl);
-#define FD_CONFINED(impl) fd_check_thread(impl)
+void fd_check_thread(fd_core *core);
+#define FD_CONFINED(core) fd_check_thread(core)
 #else
-#define FD_CONFINED(impl) ((void)0)
+#define FD_CONFINED(core) ((void)0)
 #endif
 
 /// `record`'s listener, or nil once it died.
@@ -75,40 +86,41 @@ static inline id fd_listener_object(FDListener *record) {
 }
 
 /// The live object of `entry`, or nil (released, or dead: then noted for the outermost leave).
-static inline id fd_entry_target(FDMulticasterImpl *impl, cdt_entry entry) {
-    void *record = cdt_chain_object(impl->chain, entry);
+static inline id fd_entry_target(fd_core *core, cdt_entry entry) {
+    void *record = cdt_chain_object(core->chain, entry);
     if (!record) return nil;
     id target = fd_listener_object((FD_BRIDGE FDListener *)record);
-    if (!target) __atomic_store_n(&impl->deadPending, 1, __ATOMIC_RELAXED);
+    if (!target) __atomic_store_n(&core->deadPending, 1, __ATOMIC_RELAXED);
     return target;
 }
 
 /// The method of a typed call's `_cmd`.
-static inline fd_method *fd_method_for(FDMulticasterImpl *impl, SEL selector) {
-    if (__builtin_expect(selector == impl->lastSelector, 1)) return impl->lastMethod;
-    fd_method *method = fd_methods_find(&impl->table, selector);
+static inline fd_method *fd_method_for(fd_core *core, SEL selector) {
+    if (__builtin_expect(selector == core->lastSelector, 1)) return core->lastMethod;
+    fd_method *method = fd_methods_find(&core->table, selector);
     if (method) {
-        impl->lastSelector = selector;
-        impl->lastMethod = method;
+        core->lastSelector = selector;
+        core->lastMethod = method;
     }
     return method;
 }
 
 /// Marks a dispatch as inside.
-static inline void fd_enter(FDMulticasterImpl *impl) {
-    cdt_chain_enter(impl->chain);
+static inline void fd_enter(fd_core *core) {
+    cdt_chain_enter(core->chain);
 }
 
-void fd_after_outermost(FDMulticasterImpl *impl);
+void fd_after_outermost(fd_core *core);
 
-/// Marks a dispatch as gone; the outermost one reclaims, purges the dead and reassigns.
-static inline void fd_leave(FDMulticasterImpl *impl) {
-    int pending = cdt_chain_leave(impl->chain);
-    if (__builtin_expect(pending | __atomic_load_n(&impl->deadPending, __ATOMIC_RELAXED), 0)) fd_after_outermost(impl);
+/// Marks a dispatch as gone; the outermost one reclaims, purges the dead and reassigns, or
+/// frees the core if its multicaster went during the dispatch. Touch nothing of `core` after.
+static inline void fd_leave(fd_core *core) {
+    int pending = cdt_chain_leave(core->chain);
+    if (__builtin_expect(pending | __atomic_load_n(&core->deadPending, __ATOMIC_RELAXED), 0)) fd_after_outermost(core);
 }
 
 /// Whether some live listener answers `method`.
-BOOL fd_answers(FDMulticasterImpl *impl, fd_method *method);
+BOOL fd_answers(fd_core *core, fd_method *method);
 
 /// The proxy class for `protocol` with `table`'s methods (one per protocol and method list).
 Class fd_proxy_class(Protocol *protocol, fd_method_table *table);
@@ -124,6 +136,6 @@ void fd_answer_nothing(NSInvocation *invocation, const char *types);
 IMP fd_typed_imp(fd_shape shape);
 
 /// Serves a forwarded call of `method` (the proxy's forwardInvocation:).
-void fd_forward(FDMulticasterImpl *impl, fd_method *method, NSInvocation *invocation);
+void fd_forward(fd_core *core, fd_method *method, NSInvocation *invocation);
 
 #endif

@@ -5,42 +5,44 @@
 
 #include <pthread.h>
 
+// The slot's original delegate, while the multicaster lives.
+static id original_of(fd_core *core) {
+    return core && core->owner ? core->owner->original : nil;
+}
+
 @implementation FDProxyBase
 
 - (BOOL)respondsToSelector:(SEL)selector {
-    FD_UNRETAINED FDMulticasterImpl *impl = owner;
-    if (impl) {
-        fd_method *method = fd_methods_find(&impl->table, selector);
+    if (core) {
+        fd_method *method = fd_methods_find(&core->table, selector);
         if (method) {
-            FD_CONFINED(impl);
-            return fd_answers(impl, method);
+            FD_CONFINED(core);
+            return fd_answers(core, method);
         }
     } else if (selector && [signatures objectForKey:[NSString stringWithUTF8String:sel_getName(selector)]]) {
         return NO;
     }
     if (class_respondsToSelector([FDProxyBase class], selector)) return YES;
-    id original = impl ? impl->original : nil;
+    id original = original_of(core);
     return original != nil && [original respondsToSelector:selector];
 }
 
 - (NSMethodSignature *)methodSignatureForSelector:(SEL)selector {
-    FD_UNRETAINED FDMulticasterImpl *impl = owner;
-    fd_method *method = impl ? fd_methods_find(&impl->table, selector) : NULL;
+    fd_method *method = core ? fd_methods_find(&core->table, selector) : NULL;
     if (method) return fd_method_signature(method);
     NSString *types = selector ? [signatures objectForKey:[NSString stringWithUTF8String:sel_getName(selector)]] : nil;
     if (types) return [NSMethodSignature signatureWithObjCTypes:[types UTF8String]];
     if (class_respondsToSelector([FDProxyBase class], selector)) return [super methodSignatureForSelector:selector];
-    id original = impl ? impl->original : nil;
+    id original = original_of(core);
     if (original && [original respondsToSelector:selector]) return [original methodSignatureForSelector:selector];
     return nil;
 }
 
 - (void)forwardInvocation:(NSInvocation *)invocation {
-    FD_UNRETAINED FDMulticasterImpl *impl = owner;
     SEL selector = [invocation selector];
-    fd_method *method = impl ? fd_methods_find(&impl->table, selector) : NULL;
+    fd_method *method = core ? fd_methods_find(&core->table, selector) : NULL;
     if (method) {
-        fd_forward(impl, method, invocation);
+        fd_forward(core, method, invocation);
         return;
     }
     NSString *types = [signatures objectForKey:[NSString stringWithUTF8String:sel_getName(selector)]];
@@ -48,7 +50,7 @@
         fd_answer_nothing(invocation, [types UTF8String]);
         return;
     }
-    id original = impl ? impl->original : nil;
+    id original = original_of(core);
     if (original && [original respondsToSelector:selector]) {
         [invocation invokeWithTarget:original];
         return;

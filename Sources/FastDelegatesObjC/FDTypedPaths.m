@@ -10,28 +10,28 @@ typedef struct fd_point {
     double x, y;
 } fd_point;
 
-// The multicaster and method of a call, or a return of `nothing` once the multicaster is gone.
+// The core and method of a call, or a return of `nothing` once the multicaster is gone.
 #define FD_BEGIN(nothing)                                                         \
-    FD_UNRETAINED FDMulticasterImpl *impl = ((FDProxyBase *)self)->owner;   \
-    if (!impl) return nothing;                                                    \
-    fd_method *method = fd_method_for(impl, _cmd);                                \
+    fd_core *core = ((FDProxyBase *)self)->core;                                  \
+    if (!core) return nothing;                                                    \
+    fd_method *method = fd_method_for(core, _cmd);                                \
     if (!method) return nothing;                                                  \
-    FD_CONFINED(impl);                                                            \
-    fd_enter(impl);                                                               \
-    cdt_span span = cdt_chain_lookup_cached(impl->chain, method->message, &method->cache)
+    FD_CONFINED(core);                                                            \
+    fd_enter(core);                                                               \
+    cdt_span span = cdt_chain_lookup_cached(core->chain, method->message, &method->cache)
 
 #define FD_VOID(name, parameters, types, arguments)                               \
     static void name(id self, SEL _cmd parameters) {                              \
         FD_BEGIN();                                                               \
         @try {                                                                    \
             for (size_t i = 0; i < span.count; i++) {                             \
-                id target = fd_entry_target(impl, span.entries[i]);               \
+                id target = fd_entry_target(core, span.entries[i]);               \
                 if (!target) continue;                                            \
                 ((void (*)(id, SEL types))FD_IMP(target, _cmd))(target, _cmd arguments); \
-                if (impl->isBreaking) break;                                      \
+                if (core->breaking) break;                                        \
             }                                                                     \
         } @finally {                                                              \
-            fd_leave(impl);                                                       \
+            fd_leave(core);                                                        \
         }                                                                         \
     }
 
@@ -41,13 +41,13 @@ typedef struct fd_point {
         FD_BEGIN(answer);                                                         \
         @try {                                                                    \
             for (size_t i = 0; i < span.count; i++) {                             \
-                id target = fd_entry_target(impl, span.entries[i]);               \
+                id target = fd_entry_target(core, span.entries[i]);               \
                 if (!target) continue;                                            \
                 answer = ((result (*)(id, SEL types))FD_IMP(target, _cmd))(target, _cmd arguments); \
                 break;                                                            \
             }                                                                     \
         } @finally {                                                              \
-            fd_leave(impl);                                                       \
+            fd_leave(core);                                                        \
         }                                                                         \
         return answer;                                                            \
     }

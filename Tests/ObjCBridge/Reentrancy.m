@@ -1,6 +1,7 @@
 // Mutation during a call: a removal takes effect at once (also for the rest of the running
 // call, typed or forwarded), an addition from the next call; a listener that dies during a
-// call is not called; nested calls; an exception thrown by a listener leaves the multicaster usable.
+// call is not called; nested calls; an exception thrown by a listener leaves the multicaster
+// usable; a multicaster released during its own call finishes that call safely.
 #include "FDTestSupport.h"
 
 /// On scroll (typed path) and on tableView:a:b:c: (forwarded), runs `action`, then records.
@@ -70,6 +71,12 @@ static void release_other(id listener) {
     FDActor *actor = listener;
     [actor->other release];
     actor->other = nil;
+}
+
+static void release_multicaster(id listener) {
+    FDActor *actor = listener;
+    [actor->multicaster release]; // the last reference
+    actor->multicaster = nil;
 }
 
 static void send_again(id listener) {
@@ -171,6 +178,33 @@ static void aListenerThatDiesDuringACallIsNotCalled(void) {
     CHECK([log isEqual:[NSArray arrayWithObject:@"killer:tableView:a:b:c:"]]);
 }
 
+static void aMulticasterReleasedDuringItsOwnCallFinishesTheCall(void) {
+    NSMutableArray *log = [NSMutableArray array];
+    for (int forwarded = 0; forwarded <= 1; forwarded++) {
+        FDDelegateMulticaster *multicaster =
+            [[FDDelegateMulticaster alloc] initWithProtocol:@protocol(FDTableDelegate) methods:fd_table_methods()];
+        FDActor *releaser = fd_actor(@"releaser", log, multicaster, release_multicaster);
+        FDActor *after = fd_actor(@"after", log, multicaster, NULL);
+        [multicaster addListener:releaser];
+        [multicaster addListener:after];
+        id proxy = [multicaster.proxy retain];
+        [log removeAllObjects];
+        if (forwarded) {
+            [proxy tableView:nil a:nil b:nil c:nil];
+            CHECK([log isEqual:([NSArray arrayWithObjects:@"releaser:tableView:a:b:c:", @"after:tableView:a:b:c:", nil])]);
+        } else {
+            [proxy scrollViewDidScroll:nil];
+            CHECK([log isEqual:([NSArray arrayWithObjects:@"releaser:scrollViewDidScroll:", @"after:scrollViewDidScroll:", nil])]);
+        }
+        // The proxy outlives the multicaster: it answers nothing, and never crashes.
+        CHECK(![proxy respondsToSelector:@selector(scrollViewDidScroll:)]);
+        [proxy scrollViewDidScroll:nil];
+        [proxy tableView:nil a:nil b:nil c:nil];
+        CHECK([log count] == 2);
+        [proxy release];
+    }
+}
+
 static void aMulticasterNeverInitializedDeallocates(void) {
     [[FDDelegateMulticaster alloc] release];
     CHECK(YES);
@@ -234,6 +268,7 @@ int main(void) {
     RUN(aListenerThatDiesDuringACallIsNotCalled);
     RUN(nestedCallsReachEveryoneInOrder);
     RUN(aMulticasterNeverInitializedDeallocates);
+    RUN(aMulticasterReleasedDuringItsOwnCallFinishesTheCall);
     RUN(anExceptionFromAListenerLeavesTheMulticasterUsable);
     [pool release];
     return fd_finish("Reentrancy");
