@@ -162,7 +162,7 @@ static void collect(NSMutableDictionary *found, Protocol *protocol, NSMutableSet
 }
 
 static uint32_t hash_selector(SEL selector, uint32_t mask) {
-    return (uint32_t)(((uint64_t)(uintptr_t)selector * 0x9e3779b97f4a7c15ULL) >> 40) & mask;
+    return (uint32_t)(((uint64_t)(uintptr_t)(const void *)selector * 0x9e3779b97f4a7c15ULL) >> 40) & mask;
 }
 
 void fd_methods_load(fd_method_table *table, Protocol *protocol, NSDictionary *methods) {

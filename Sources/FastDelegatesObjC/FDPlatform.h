@@ -8,9 +8,13 @@
 #include <objc/runtime.h>
 #if defined(__APPLE__)
 #include <objc/message.h>
+#endif
+#ifndef FD_APPLE_RUNTIME // predefined only to syntax-check the Apple branch with clang -fobjc-arc off Apple
+#if defined(__APPLE__)
 #define FD_APPLE_RUNTIME 1
 #else
 #define FD_APPLE_RUNTIME 0
+#endif
 #endif
 
 #if __has_feature(objc_arc)

@@ -1,6 +1,7 @@
 // The side table of watched objects (FDZeroingWeak.h), GCC's runtime only.
-#if defined(GNUSTEP) && !defined(__APPLE__)
+#if defined(__APPLE__) || defined(GNUSTEP)
 #include "FDZeroingWeak.h"
+#if !FD_APPLE_RUNTIME
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -110,4 +111,5 @@ void fd_watch_stop(fd_watch *watch) {
     if (watch->object) unlink_watch(watch);
     pthread_mutex_unlock(&lock);
 }
+#endif
 #endif
