@@ -32,7 +32,7 @@ TIMED = start=$$(date +%s); trap 'echo "[$@] $$(( $$(date +%s) - start ))s"' EXI
 ## (docs/benchmarks.md, with the date, machine, Swift version and commit) and the chart (docs/bench.svg);
 ## then, when valgrind is installed, the instruction counts of the same build (scripts/callgrind.sh
 ## --publish: the marked section of docs/benchmarks.md and docs/callgrind.tsv, which
-## callgrind-check reads).
+## callgrind-check reads). The rewrite keeps the Objective-C section `make bench-objc` writes.
 bench: deps
 	$(SWIFT) run -c release fastdelegates-bench --markdown docs/benchmarks.md --chart docs/bench.svg $(BENCH_ARGS)
 	@if [ -n "$(BENCH_ARGS)" ]; then \
