@@ -41,7 +41,12 @@
 - (int)requiredCount:(id)sender;
 @end
 
-@interface FDPinger : NSObject <FDRequiredOnly> {
+/// Refines FDRequiredOnly, as UITableViewDelegate refines UIScrollViewDelegate.
+@protocol FDRefined <FDRequiredOnly>
+- (void)refinedPing:(id)sender;
+@end
+
+@interface FDPinger : NSObject <FDRefined> {
 @public
     int pings;
 }
@@ -53,6 +58,9 @@
 }
 - (int)requiredCount:(id)sender {
     return 41 + pings;
+}
+- (void)refinedPing:(id)sender {
+    pings += 10;
 }
 @end
 
@@ -228,6 +236,22 @@ static void commonShapesHaveTypedImplementationsTheRestIsForwarded(void) {
     CHECK([fd_table_multicaster().proxy class] == proxyClass);
 }
 
+static void aRefinedProtocolBringsItsParentsMethodsButNotNSObjects(void) {
+    FDDelegateMulticaster *multicaster =
+        [[[FDDelegateMulticaster alloc] initWithProtocol:@protocol(FDRefined)] autorelease];
+    FDPinger *pinger = [[FDPinger new] autorelease];
+    [multicaster addListener:pinger];
+    id proxy = multicaster.proxy;
+    [proxy refinedPing:nil];
+    [proxy requiredPing:nil];
+    CHECK(pinger->pings == 11);
+    CHECK([proxy conformsToProtocol:@protocol(FDRequiredOnly)]);
+    // NSObject's own methods are the proxy's, not forwarded.
+    CHECK([proxy respondsToSelector:@selector(description)]);
+    CHECK([[proxy description] rangeOfString:@"FDDelegateMulticaster proxy"].location != NSNotFound);
+    CHECK([proxy class] != [pinger class]);
+}
+
 static void misuseRaisesClearErrors(void) {
     FDDelegateMulticaster *multicaster = fd_table_multicaster();
     BOOL raised = NO;
@@ -282,6 +306,7 @@ int main(void) {
     RUN(everyProtocolMethodHasASignatureAndNoneIsUnrecognized);
     RUN(aProtocolsRequiredMethodsComeFromTheRuntime);
     RUN(commonShapesHaveTypedImplementationsTheRestIsForwarded);
+    RUN(aRefinedProtocolBringsItsParentsMethodsButNotNSObjects);
     RUN(misuseRaisesClearErrors);
     RUN(aSelectorIsInternedUnderATagOfItsOwn);
     [pool release];
