@@ -25,9 +25,9 @@ if [ -n "$(git status --porcelain -uno -- Sources include Tests/ObjCBridge 2>/de
     commit="$commit (with uncommitted changes)"
 fi
 base="$(dpkg-query -W -f='${Version}' libgnustep-base-dev 2>/dev/null || echo unknown)"
-runtime="GNUstep Base $base on GCC $(gcc -dumpfullversion)'s libobjc (Debian gobjc): manual retain/release, no weak references"
+runtime="GNUstep Base (Debian libgnustep-base-dev $base) on GCC $(gcc -dumpfullversion)'s libobjc (gobjc): manual retain/release, no weak references"
 cpu="$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
-machine="${cpu:-unknown CPU}, $(nproc) logical cores"
+machine="${cpu:-unknown CPU}, $(nproc) logical cores, load average $(cut -d ' ' -f 1 /proc/loadavg) at the start"
 
 python3 - "$BUILD/results.tsv" "$REPORT" "${1:-}" "$commit" "$runtime" "$machine" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "${SAMPLES:-15}" <<'PY'
 import sys
