@@ -169,23 +169,32 @@ static id host_died(fd_watch *watch) {
 
 - (instancetype)initWithProtocol:(Protocol *)protocol methods:(NSDictionary *)methods {
     if (!(self = [super init])) return nil;
-    if (![self isKindOfClass:[FDMulticasterImpl class]]) {
-        [NSException raise:NSInvalidArgumentException format:@"FDDelegateMulticaster cannot be subclassed"];
-    }
-    if (!protocol && [methods count] == 0) {
-        [NSException raise:NSInvalidArgumentException
-                    format:@"FDDelegateMulticaster: a protocol or a methods table is needed"];
+    @try {
+        if (![self isKindOfClass:[FDMulticasterImpl class]]) {
+            [NSException raise:NSInvalidArgumentException format:@"FDDelegateMulticaster cannot be subclassed"];
+        }
+        if (!protocol && [methods count] == 0) {
+            [NSException raise:NSInvalidArgumentException
+                        format:@"FDDelegateMulticaster: a protocol or a methods table is needed"];
+        }
+        fd_core *core = calloc(1, sizeof *core);
+        if (!core || !(core->chain = cdt_chain_create())) {
+            free(core);
+            [NSException raise:NSMallocException format:@"FDDelegateMulticaster: out of memory"];
+        }
+        FDMulticasterImpl *impl = (FDMulticasterImpl *)self;
+        impl->core = core;
+        core->owner = impl;
+        core->thread = pthread_self();
+        fd_methods_load(&core->table, protocol, methods);
+    } @catch (NSException *exception) {
+#if !__has_feature(objc_arc)
+        [self release]; // what was made so far goes with it (dealloc copes with a partial state)
+#endif
+        @throw;
     }
     FDMulticasterImpl *impl = (FDMulticasterImpl *)self;
-    fd_core *core = calloc(1, sizeof *core);
-    if (!core || !(core->chain = cdt_chain_create())) {
-        free(core);
-        [NSException raise:NSMallocException format:@"FDDelegateMulticaster: out of memory"];
-    }
-    impl->core = core;
-    core->owner = impl;
-    core->thread = pthread_self();
-    fd_methods_load(&core->table, protocol, methods);
+    fd_core *core = impl->core;
     impl->records = [NSMutableArray new];
     impl->parked = [NSMutableArray new];
     NSMutableDictionary *signatures = [NSMutableDictionary dictionary];
@@ -389,6 +398,9 @@ static FDListener *record_of(FDMulticasterImpl *impl, id listener) {
 @implementation FDMulticasterImpl
 
 - (instancetype)init {
+#if !__has_feature(objc_arc)
+    [self release];
+#endif
     [NSException raise:NSInvalidArgumentException format:@"FDDelegateMulticaster: use initWithProtocol:"];
     return nil;
 }
