@@ -60,7 +60,7 @@ NS_SWIFT_NAME(DelegateMulticaster)
 /// Installing elsewhere uninstalls first.
 - (void)installOnHost:(id)host key:(NSString *)key;
 /// Gives the slot its original delegate back (nil if it has died), unless someone else has set
-/// the slot since, and lets the host go.
+/// the slot since, and lets the host go. The original delegate stays a listener until removed.
 - (void)uninstall;
 @end
 #endif
