@@ -199,7 +199,7 @@ static id host_died(fd_watch *watch) {
     impl->parked = [NSMutableArray new];
     NSMutableDictionary *signatures = [NSMutableDictionary dictionary];
     for (uint32_t i = 0; i < core->table.count; i++) {
-        [signatures setObject:[NSString stringWithUTF8String:core->table.methods[i].signature_types]
+        [signatures setObject:[NSString stringWithUTF8String:core->table.methods[i].types]
                        forKey:[NSString stringWithUTF8String:sel_getName(core->table.methods[i].selector)]];
     }
     impl->proxyObject = [fd_proxy_class(protocol, &core->table) new];

@@ -47,7 +47,7 @@ typedef struct fd_core {
 @interface FDProxyBase : NSObject {
 @public
     fd_core *core;                // NULL once the multicaster is gone
-    NSDictionary *signatures;     // selector name -> signature types, for after that
+    NSDictionary *signatures;     // selector name -> type encoding, for after that
 }
 @end
 

@@ -4,6 +4,7 @@
 #include "FDInternal.h"
 
 #include <pthread.h>
+#include <stdlib.h>
 
 // The slot's original delegate, while the multicaster lives.
 static id original_of(fd_core *core) {
@@ -31,7 +32,12 @@ static id original_of(fd_core *core) {
     fd_method *method = core ? fd_methods_find(&core->table, selector) : NULL;
     if (method) return fd_method_signature(method);
     NSString *types = selector ? [signatures objectForKey:[NSString stringWithUTF8String:sel_getName(selector)]] : nil;
-    if (types) return [NSMethodSignature signatureWithObjCTypes:[types UTF8String]];
+    if (types) { // the multicaster is gone
+        char *spelled = fd_signature_types([types UTF8String]);
+        NSMethodSignature *signature = spelled ? [NSMethodSignature signatureWithObjCTypes:spelled] : nil;
+        free(spelled);
+        return signature;
+    }
     if (class_respondsToSelector([FDProxyBase class], selector)) return [super methodSignatureForSelector:selector];
     id original = original_of(core);
     if (original && [original respondsToSelector:selector]) return [original methodSignatureForSelector:selector];

@@ -176,6 +176,24 @@ static void signaturesSpellTheBlockAsAnObjectOnGCCsRuntime(void) {
     CHECK(strcmp([signature getArgumentTypeAtIndex:4], "@") == 0);
 }
 
+static void aProxyOutlivingItsMulticasterStillCallsTheHandlerOnce(void) {
+    FDFakeWebView *webView = [[FDFakeWebView new] autorelease];
+    FDDelegateMulticaster *multicaster = [[FDDelegateMulticaster alloc] initWithProtocol:@protocol(FDNavigationDelegate)
+                                                                                 methods:fd_navigation_methods()];
+    FDNavigator *navigator = [[FDNavigator new] autorelease];
+    navigator->policy = 1;
+    [multicaster addListener:navigator];
+    id proxy = [multicaster.proxy retain];
+    [webView setNavigationDelegate:proxy]; // set by hand, not installed: the host caches YES
+    [multicaster release];
+    [webView navigate];
+    CHECK(webView->handlerViolations == 0);
+    CHECK(webView->lastPolicy == 0);
+    CHECK(navigator->decisions == 0);
+    [webView setNavigationDelegate:nil];
+    [proxy release];
+}
+
 static void aBlockThatCannotBeCalledWithZerosIsNotCalled(void) {
     FDDelegateMulticaster *multicaster = fd_navigation_multicaster();
     id proxy = multicaster.proxy;
@@ -197,6 +215,7 @@ int main(void) {
     RUN(theDecisionReachesTheFirstListenerOnlyAndTheHandlerRunsOnce);
     RUN(withNobodyToAnswerTheHandlerRunsOnceWithZero);
     RUN(signaturesSpellTheBlockAsAnObjectOnGCCsRuntime);
+    RUN(aProxyOutlivingItsMulticasterStillCallsTheHandlerOnce);
     RUN(aBlockThatCannotBeCalledWithZerosIsNotCalled);
     [pool release];
     return fd_finish("WebKitHost");
