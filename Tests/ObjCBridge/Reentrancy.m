@@ -119,6 +119,19 @@ static void aRemovalTakesEffectAtOnceOnBothPaths(void) {
     CHECK([multicaster.listeners isEqual:([NSArray arrayWithObjects:remover, after, nil])]);
 }
 
+static void breakingStopsAForwardedVoidCallAtTheFirstResponder(void) {
+    NSMutableArray *log = [NSMutableArray array];
+    FDDelegateMulticaster *multicaster = fd_table_multicaster();
+    [multicaster addListener:fd_actor(@"first", log, multicaster, NULL)];
+    [multicaster addListener:fd_actor(@"second", log, multicaster, NULL)];
+    multicaster.breaking = YES;
+    [multicaster.proxy tableView:nil a:nil b:nil c:nil];
+    CHECK([log isEqual:[NSArray arrayWithObject:@"first:tableView:a:b:c:"]]);
+    multicaster.breaking = NO;
+    [multicaster.proxy tableView:nil a:nil b:nil c:nil];
+    CHECK([log count] == 3);
+}
+
 static void aListenerMayRemoveItself(void) {
     NSMutableArray *log = [NSMutableArray array];
     FDDelegateMulticaster *multicaster = fd_table_multicaster();
@@ -264,6 +277,7 @@ int main(void) {
     NSAutoreleasePool *pool = [NSAutoreleasePool new];
     RUN(aRemovalTakesEffectAtOnceOnBothPaths);
     RUN(aListenerMayRemoveItself);
+    RUN(breakingStopsAForwardedVoidCallAtTheFirstResponder);
     RUN(anAdditionTakesEffectFromTheNextCall);
     RUN(aListenerThatDiesDuringACallIsNotCalled);
     RUN(nestedCallsReachEveryoneInOrder);
