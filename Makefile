@@ -26,13 +26,13 @@ TIMED = start=$$(date +%s); trap 'echo "[$@] $$(( $$(date +%s) - start ))s"' EXI
 
 .PHONY: bench test deps c-warnings c-layers swift-warnings format-lint docs-check format generate generated-check \
 	compile-fail readme-check unit-tests full-fences dependent-check release-build release-tests callgrind-check callgrind-and-fuzz fuzz \
-	fuzz-coverage soak
+	fuzz-coverage soak objc-tests bench-objc
 
 ## Runs the benchmark CLI (release build): prints the table, and writes the published results
 ## (docs/benchmarks.md, with the date, machine, Swift version and commit) and the chart (docs/bench.svg);
 ## then, when valgrind is installed, the instruction counts of the same build (scripts/callgrind.sh
 ## --publish: the marked section of docs/benchmarks.md and docs/callgrind.tsv, which
-## callgrind-check reads).
+## callgrind-check reads). The rewrite keeps the Objective-C section `make bench-objc` writes.
 bench: deps
 	$(SWIFT) run -c release fastdelegates-bench --markdown docs/benchmarks.md --chart docs/bench.svg $(BENCH_ARGS)
 	@if [ -n "$(BENCH_ARGS)" ]; then \
@@ -46,7 +46,7 @@ bench: deps
 ## Runs every check CI runs: warnings, formatting, generated code, snippets the compiler must reject,
 ## the tests (debug under TSan, optimized under ASan), the DocC catalog, a dependent package each
 ## way, the instruction counts and the fuzzer.
-test: deps c-warnings c-layers format-lint generated-check swift-warnings docs-check compile-fail readme-check unit-tests \
+test: deps c-warnings c-layers objc-tests format-lint generated-check swift-warnings docs-check compile-fail readme-check unit-tests \
 	full-fences dependent-check release-build release-tests callgrind-and-fuzz
 
 deps:
@@ -71,6 +71,18 @@ c-warnings:
 ## Prints each file's dependencies and the layers (scripts/c-layers.sh; about a second).
 c-layers:
 	@CC_CHECK=$(CC_CHECK) scripts/c-layers.sh
+
+## The Objective-C multicaster (Sources/FastDelegatesObjC) under GNUstep, debug, under ASan: each
+## Tests/ObjCBridge/*.m with a `main` is a program whose exit status is its result
+## (scripts/objc-tests.sh; installs gobjc and GNUstep Base when missing).
+objc-tests:
+	@$(TIMED) scripts/objc-tests.sh
+
+## The Objective-C multicaster's benchmark on GNUstep (optimized, one run): a direct send, the typed
+## path at N = 1, 4 and 16, forwardInvocation:, a hand-written MDC-style multiplexer; writes its
+## section of docs/benchmarks.md (scripts/bench-objc.sh), which `make bench` keeps.
+bench-objc:
+	@scripts/bench-objc.sh --publish
 
 ## No Swift warnings in this package's own sources and tests.
 swift-warnings:

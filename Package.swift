@@ -11,11 +11,14 @@ func swiftSyntax(_ product: String) -> Target.Dependency {
 let package = Package(
     name: "FastDelegates",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
-    // The only product. A dependent resolves no other package: the dependencies below serve the
+    // Two products: the library, and its Objective-C front for Apple's own delegate slots. A
+    // dependent resolves no other package: the dependencies below serve the
     // benchmark executable target, which is deliberately not a product (`swift run fastdelegates-bench`
     // still runs it here), and the DocC plugin, which no target uses.
     products: [
         .library(name: "FastDelegates", targets: ["FastDelegates"]),
+        // Objective-C: many listeners behind a framework's own delegate slot (UIKit, WebKit).
+        .library(name: "FastDelegatesObjC", targets: ["FastDelegatesObjC"]),
     ],
     // `Macros` (off by default) adds `@DelegateProxy` to the FastDelegates module. Only a
     // dependent that enables it resolves and builds swift-syntax.
@@ -48,6 +51,14 @@ let package = Package(
             sources: ["Sources/CDispatchTable"],
             publicHeadersPath: "include",
             linkerSettings: [.linkedLibrary("bsd", .when(platforms: [.linux]))]
+        ),
+        // The Objective-C multicaster over the C core (ARC on Apple platforms). Its sources are
+        // guarded by `__APPLE__ || GNUSTEP`: on Linux SwiftPM compiles it as an empty unit, and
+        // `make objc-tests` builds it against GNUstep instead (flags SwiftPM cannot pass safely).
+        .target(
+            name: "FastDelegatesObjC",
+            dependencies: ["CDispatchTable"],
+            linkerSettings: [.linkedFramework("Foundation", .when(platforms: [.macOS, .iOS, .tvOS, .watchOS, .visionOS]))]
         ),
         .target(
             name: "FastDelegates",

@@ -39,6 +39,12 @@ typedef enum cdt_intern_status {
 cdt_intern_status cdt_intern(const char *name, size_t length, const void *signature,
                              const char *signature_name, uint32_t *id_out);
 
+/// Returns (through `id_out`) the id of the Objective-C selector called `name` (`length` bytes),
+/// interning it on first use. Selectors are interned under a signature tag of their own, which no
+/// other caller of `cdt_intern` can pass: a selector never shares an id with a Swift `Message`
+/// of the same name. Its signature description is "Objective-C selector". Expected O(length).
+cdt_intern_status cdt_intern_selector(const char *name, size_t length, uint32_t *id_out);
+
 /// The name of an interned id, or NULL for an id never returned by `cdt_intern`.
 /// The returned bytes live as long as the process; `*length_out` receives their length.
 const char *cdt_intern_name(uint32_t id, size_t *length_out);

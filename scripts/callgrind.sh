@@ -234,19 +234,10 @@ if weak and proxy and sparse:
 lines += ["", END]
 section = "\n".join(lines) + "\n"
 
-try:
-    text = open(report).read()
-except FileNotFoundError:
-    text = "# Benchmark results\n"
-if BEGIN in text and END in text:
-    head, rest = text.split(BEGIN, 1)
-    tail = rest.split(END, 1)[1].lstrip("\n")
-    text = head + section + ("\n" + tail if tail else "")
-elif "\n## Performance bars" in text:
-    head, tail = text.split("\n## Performance bars", 1)
-    text = head.rstrip("\n") + "\n\n" + section + "\n## Performance bars" + tail
-else:
-    text = text.rstrip("\n") + "\n\n" + section
-open(report, "w").write(text)
+sys.dont_write_bytecode = True  # no __pycache__ in the tree
+sys.path.insert(0, "scripts")
+from report_section import place
+
+place(report, BEGIN, END, section)
 PY
 echo "wrote $TSV and the callgrind section of $REPORT"

@@ -140,3 +140,10 @@ uint32_t cdt_intern_count(void) {
     pthread_mutex_unlock(&intern_lock);
     return count;
 }
+
+// Its address is the selectors' signature: no other object, so no Swift metadata, has it.
+static const char selector_tag;
+
+cdt_intern_status cdt_intern_selector(const char *name, size_t length, uint32_t *id_out) {
+    return cdt_intern(name, length, &selector_tag, "Objective-C selector", id_out);
+}

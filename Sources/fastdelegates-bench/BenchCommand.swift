@@ -127,7 +127,7 @@ struct FastDelegatesBench: ParsableCommand {
         case .markdown:
             report = Markdown.render(
                 rows, info: info, chart: chartLink(from: output),
-                instructions: output.flatMap(Markdown.instructionSection(inFileAt:)))
+                kept: output.flatMap(Markdown.keptSections(inFileAt:)))
         }
         if let output {
             try report.write(toFile: output, atomically: true, encoding: .utf8)
@@ -137,7 +137,7 @@ struct FastDelegatesBench: ParsableCommand {
         if let markdown {
             try Markdown.render(
                 rows, info: info, chart: chartLink(from: markdown),
-                instructions: Markdown.instructionSection(inFileAt: markdown)
+                kept: Markdown.keptSections(inFileAt: markdown)
             )
             .write(toFile: markdown, atomically: true, encoding: .utf8)
         }

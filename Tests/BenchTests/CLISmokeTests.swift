@@ -176,6 +176,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let markdown = directory.appendingPathComponent("benchmarks.md"),
             chart = directory.appendingPathComponent("bench.svg")
+        // The sections other tools wrote (callgrind.sh, bench-objc.sh) survive the rewrite.
+        let callgrind = "<!-- callgrind:begin (kept) -->\n## Instructions\n<!-- callgrind:end -->"
+        let objc = "<!-- objc:begin (kept) -->\n## Objective-C\n<!-- objc:end -->"
+        try "# Old\n\n\(callgrind)\n\nold rows\n\n\(objc)\n".write(to: markdown, atomically: true, encoding: .utf8)
         let result = try Self.run(
             binary,
             [
@@ -188,6 +192,8 @@ import Testing
         let report = try String(contentsOf: markdown, encoding: .utf8)
         #expect(report.hasPrefix("# Benchmark results\n"))
         #expect(report.contains("](bench.svg)"))
+        #expect(report.contains(callgrind + "\n\n" + objc))
+        #expect(!report.contains("old rows"))
         #expect(report.contains("| command | `fastdelegates-bench --quick --targets 1,4 --filter tick/ --markdown "))
 
         // The chart: one line per single-thread variant, FastDelegates' bold, the peers dashed,

@@ -70,6 +70,26 @@ struct InternTests {
         #expect(cdt_intern_signature_name(0) == nil)
     }
 
+    @Test func aSelectorNeverSharesAnIdWithAMessageOfTheSameName() {
+        func selector(_ name: String) -> UInt32 {
+            var id: UInt32 = 0
+            let status = name.utf8CString.withUnsafeBufferPointer {
+                cdt_intern_selector($0.baseAddress, $0.count - 1, &id)
+            }
+            #expect(status == CDT_INTERN_OK)
+            return id
+        }
+        let message = intern("intern.selector:").1
+        let first = selector("intern.selector:")
+        #expect(first != 0)
+        #expect(first != message)
+        #expect(selector("intern.selector:") == first)
+        #expect(name(of: first) == "intern.selector:")
+        #expect(cdt_intern_signature_name(first).map { String(cString: $0) } == "Objective-C selector")
+        // A message without a signature (a null tag) is not a selector either.
+        #expect(intern("intern.selector:", nil).1 != first)
+    }
+
     @Test func aSignatureWithoutDescriptionHasNone() {
         var id: UInt32 = 0
         let status = "intern.undescribed:".utf8CString.withUnsafeBufferPointer {

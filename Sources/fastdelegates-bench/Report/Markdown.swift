@@ -8,22 +8,35 @@ enum Markdown {
     /// into the report and a rewrite of the report keeps.
     static let instructionsBegin = "<!-- callgrind:begin"
     static let instructionsEnd = "<!-- callgrind:end -->"
+    /// The markers of the Objective-C multicaster's section, which `scripts/bench-objc.sh
+    /// --publish` writes into the report and a rewrite of the report keeps.
+    static let objcBegin = "<!-- objc:begin"
+    static let objcEnd = "<!-- objc:end -->"
 
-    /// The instruction-count section of the report at `path` (from its begin marker through its
-    /// end marker), or nil when there is none.
-    static func instructionSection(inFileAt path: String) -> String? {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8),
-            let begin = text.range(of: instructionsBegin),
-            let end = text.range(of: instructionsEnd, range: begin.upperBound..<text.endIndex)
+    /// The sections other tools wrote into the report at `path` (each from its begin marker
+    /// through its end marker: the instruction counts, then the Objective-C section), joined by a
+    /// blank line; nil when there is none.
+    static func keptSections(inFileAt path: String) -> String? {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return nil }
+        let sections = [(instructionsBegin, instructionsEnd), (objcBegin, objcEnd)].compactMap { begin, end in
+            section(of: text, from: begin, through: end)
+        }
+        return sections.isEmpty ? nil : sections.joined(separator: "\n\n")
+    }
+
+    /// The part of `text` from `begin` through `end`, or nil when it has none.
+    static func section(of text: String, from begin: String, through end: String) -> String? {
+        guard let start = text.range(of: begin),
+            let stop = text.range(of: end, range: start.upperBound..<text.endIndex)
         else { return nil }
-        return String(text[begin.lowerBound..<end.upperBound])
+        return String(text[start.lowerBound..<stop.upperBound])
     }
 
     /// - Parameters:
     ///   - chart: the chart's path relative to the report, embedded when given.
-    ///   - instructions: the instruction-count section to keep (see `instructionSection`),
-    ///     placed after the summary.
-    static func render(_ rows: [ResultRow], info: RunInfo, chart: String? = nil, instructions: String? = nil)
+    ///   - kept: the sections other tools wrote, to keep (see `keptSections`), placed after the
+    ///     summary.
+    static func render(_ rows: [ResultRow], info: RunInfo, chart: String? = nil, kept: String? = nil)
         -> String
     {
         var out = """
@@ -43,7 +56,7 @@ enum Markdown {
             out += "\n![ns per dispatch of the tick scenario against N, log-log](\(chart))\n"
         }
         out += summary(rows)
-        if let instructions { out += "\n" + instructions + "\n" }
+        if let kept { out += "\n" + kept + "\n" }
         let bars = Bars.render(rows).split(separator: "\n").dropFirst()
         if !bars.isEmpty {
             out += "\n## Performance bars\n\nEach ratio is first / second, from this run's medians.\n\n```text\n"

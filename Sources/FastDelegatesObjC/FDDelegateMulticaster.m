@@ -1,0 +1,409 @@
+// FDDelegateMulticaster: listeners in order in the C core's chain (one slot each, one entry
+// per protocol method it responds to), the proxy in the host's slot, and the reassignment
+// that makes a host which caches respondsToSelector: ask again.
+#if defined(__APPLE__) || defined(GNUSTEP)
+#include "FDInternal.h"
+
+#include <stdlib.h>
+
+// Listeners' sort keys are spaced so that an insertion finds room between two neighbours;
+// when it does not, every key is renumbered (relative order kept).
+static const uint64_t order_step = (uint64_t)1 << 20;
+
+@implementation FDListener
+@end
+
+#if defined(DEBUG) && DEBUG
+void fd_check_thread(fd_core *core) {
+    if (!pthread_equal(pthread_self(), core->thread)) {
+        [NSException raise:NSInternalInconsistencyException
+                    format:@"FDDelegateMulticaster %p used off its thread: a multicaster belongs to the thread that "
+                           @"made it (its host's thread, the main thread for UIKit)",
+                           (void *)core->owner];
+    }
+}
+#endif
+
+BOOL fd_answers(fd_core *core, fd_method *method) {
+    cdt_span span = cdt_chain_lookup(core->chain, method->message);
+    for (size_t i = 0; i < span.count; i++) {
+        if (fd_entry_target(core, span.entries[i])) return YES;
+    }
+    return NO;
+}
+
+// Whether the host's slot still holds the proxy (someone else may have set it since).
+static BOOL slot_holds_proxy(FDMulticasterImpl *impl, id host) {
+    return [host valueForKey:impl->hostKey] == impl->proxyObject;
+}
+
+static void reassign(FDMulticasterImpl *impl) {
+    id host = impl->host;
+    if (!host || !impl->installed || !slot_holds_proxy(impl, host)) return;
+    [host setValue:nil forKey:impl->hostKey];
+    [host setValue:impl->proxyObject forKey:impl->hostKey];
+}
+
+// Remembers what the host sees now; YES if it changed.
+static BOOL snapshot_answers(FDMulticasterImpl *impl) {
+    BOOL changed = NO;
+    for (uint32_t i = 0; i < impl->core->table.count; i++) {
+        fd_method *method = &impl->core->table.methods[i];
+        BOOL answered = fd_answers(impl->core, method);
+        changed = changed || answered != method->answered;
+        method->answered = answered;
+    }
+    return changed;
+}
+
+static void refresh_handles(FDMulticasterImpl *impl) {
+    cdt_chain *chain = impl->core->chain;
+    for (uint32_t slot = 0; slot < chain->slot_count; slot++) {
+        if (chain->slots[slot].generation == 0) continue;
+        ((FD_BRIDGE FDListener *)chain->slots[slot].object)->handle.slot = slot;
+    }
+}
+
+// Frees `record`'s slot and entries; while a dispatch runs, the record waits in `parked`.
+static void drop(FDMulticasterImpl *impl, FDListener *record) {
+    cdt_chain_release(impl->core->chain, record->handle, record->messages, record->message_count);
+#if !FD_APPLE_RUNTIME
+    fd_watch_stop(&record->watch);
+#endif
+    free(record->messages);
+    record->messages = NULL;
+    record->message_count = 0;
+    record->core = NULL;
+    if (impl->core->chain->depth > 0) [impl->parked addObject:record];
+    [impl->records removeObjectIdenticalTo:record];
+}
+
+static void purge_dead(FDMulticasterImpl *impl) {
+    for (NSUInteger i = [impl->records count]; i > 0; i--) {
+        FDListener *record = [impl->records objectAtIndex:i - 1];
+        if (!fd_listener_object(record)) drop(impl, record);
+    }
+}
+
+// After a change of listeners: at depth 0 the dead are dropped, the slots compacted and the
+// host told at once; during a dispatch, all that waits for the outermost leave.
+static void listeners_changed(FDMulticasterImpl *impl) {
+    fd_core *core = impl->core;
+    if (core->chain->depth > 0) {
+        cdt_chain_mark_pending(core->chain);
+        return;
+    }
+    // Apple's weak references die unannounced: every change looks for the dead.
+    __atomic_store_n(&core->deadPending, 0, __ATOMIC_RELEASE);
+    purge_dead(impl);
+    if (cdt_chain_compact(core->chain)) refresh_handles(impl);
+    if (snapshot_answers(impl)) reassign(impl);
+}
+
+// Lets go of the records of a multicaster that is going: no more watches, no more entries.
+static void release_records(NSArray *records) {
+    for (FDListener *record in records) {
+#if !FD_APPLE_RUNTIME
+        fd_watch_stop(&record->watch);
+#endif
+        free(record->messages);
+        record->messages = NULL;
+        record->core = NULL;
+    }
+}
+
+// Frees `core`, and what it kept of a multicaster that went during a dispatch.
+static void core_destroy(fd_core *core) {
+    if (core->proxy) core->proxy->core = NULL;
+    if (core->orphans) release_records([(FD_BRIDGE NSArray *)core->orphans objectAtIndex:0]);
+    cdt_chain_destroy(core->chain);
+    fd_methods_free(&core->table);
+    if (core->orphans) {
+#if __has_feature(objc_arc)
+        (void)(__bridge_transfer NSArray *)core->orphans;
+#else
+        [(NSArray *)core->orphans release];
+#endif
+    }
+    free(core);
+}
+
+void fd_after_outermost(fd_core *core) {
+    if (core->chain->depth > 0) return;
+    FDMulticasterImpl *impl = core->owner;
+    if (!impl) {
+        core_destroy(core);
+        return;
+    }
+    cdt_chain_reclaim(core->chain);
+    [impl->parked removeAllObjects];
+    listeners_changed(impl);
+}
+
+#if !FD_APPLE_RUNTIME
+static id listener_died(fd_watch *watch) {
+    FDListener *record = watch->context;
+    __atomic_store_n(&record->object, nil, __ATOMIC_RELEASE);
+    if (record->core) __atomic_store_n(&record->core->deadPending, 1, __ATOMIC_RELEASE);
+    return nil;
+}
+
+static id host_died(fd_watch *watch) {
+    FDMulticasterImpl *impl = watch->context;
+    impl->host = nil;
+    impl->installed = NO;
+    return impl; // the host's hold on the multicaster
+}
+#endif
+
+@implementation FDDelegateMulticaster
+
++ (id)allocWithZone:(NSZone *)zone {
+    if (self == [FDDelegateMulticaster class]) return [FDMulticasterImpl allocWithZone:zone];
+    return [super allocWithZone:zone];
+}
+
+- (instancetype)initWithProtocol:(Protocol *)protocol {
+    return [self initWithProtocol:protocol methods:nil];
+}
+
+- (instancetype)initWithProtocol:(Protocol *)protocol methods:(NSDictionary *)methods {
+    if (!(self = [super init])) return nil;
+    @try {
+        if (![self isKindOfClass:[FDMulticasterImpl class]]) {
+            [NSException raise:NSInvalidArgumentException format:@"FDDelegateMulticaster cannot be subclassed"];
+        }
+        if (!protocol && [methods count] == 0) {
+            [NSException raise:NSInvalidArgumentException
+                        format:@"FDDelegateMulticaster: a protocol or a methods table is needed"];
+        }
+        fd_core *core = calloc(1, sizeof *core);
+        if (!core || !(core->chain = cdt_chain_create())) {
+            free(core);
+            [NSException raise:NSMallocException format:@"FDDelegateMulticaster: out of memory"];
+        }
+        FDMulticasterImpl *impl = (FDMulticasterImpl *)self;
+        impl->core = core;
+        core->owner = impl;
+        core->thread = pthread_self();
+        fd_methods_load(&core->table, protocol, methods);
+    } @catch (NSException *exception) {
+#if !__has_feature(objc_arc)
+        [self release]; // what was made so far goes with it (dealloc copes with a partial state)
+#endif
+        @throw;
+    }
+    FDMulticasterImpl *impl = (FDMulticasterImpl *)self;
+    fd_core *core = impl->core;
+    impl->records = [NSMutableArray new];
+    impl->parked = [NSMutableArray new];
+    NSMutableDictionary *signatures = [NSMutableDictionary dictionary];
+    for (uint32_t i = 0; i < core->table.count; i++) {
+        [signatures setObject:[NSString stringWithUTF8String:core->table.methods[i].types]
+                       forKey:[NSString stringWithUTF8String:sel_getName(core->table.methods[i].selector)]];
+    }
+    impl->proxyObject = [fd_proxy_class(protocol, &core->table) new];
+    impl->proxyObject->core = core;
+    impl->proxyObject->signatures = [signatures copy];
+    core->proxy = impl->proxyObject;
+    return self;
+}
+
+- (void)dealloc {
+    FDMulticasterImpl *impl = (FDMulticasterImpl *)self;
+    fd_core *core = impl->core;
+#if !FD_APPLE_RUNTIME
+    fd_watch_stop(&impl->hostWatch);
+#endif
+    if (!core) {
+        release_records(impl->records); // init raised
+    } else {
+        core->owner = nil;
+        if (core->chain->depth == 0) {
+            release_records(impl->records);
+            core_destroy(core);
+        } else {
+            // Gone during one of its own calls: the core keeps what the calls still read (the
+            // records, still watched, and the proxy) and frees itself when the outermost one leaves.
+            NSArray *orphans = [NSArray arrayWithObjects:impl->records, impl->parked, impl->proxyObject, nil];
+#if __has_feature(objc_arc)
+            core->orphans = (__bridge_retained const void *)orphans;
+#else
+            core->orphans = [orphans retain];
+#endif
+            cdt_chain_mark_pending(core->chain);
+        }
+    }
+#if !__has_feature(objc_arc)
+    [impl->proxyObject release];
+    [impl->records release];
+    [impl->parked release];
+    [impl->hostKey release];
+    [super dealloc];
+#endif
+}
+
+- (id)proxy {
+    return ((FDMulticasterImpl *)self)->proxyObject;
+}
+
+- (BOOL)breaking {
+    return ((FDMulticasterImpl *)self)->core->breaking;
+}
+
+- (void)setBreaking:(BOOL)breaking {
+    FD_CONFINED(((FDMulticasterImpl *)self)->core);
+    ((FDMulticasterImpl *)self)->core->breaking = breaking;
+}
+
+- (NSArray *)listeners {
+    FDMulticasterImpl *impl = (FDMulticasterImpl *)self;
+    FD_CONFINED(impl->core);
+    NSMutableArray *live = [NSMutableArray arrayWithCapacity:[impl->records count]];
+    for (FDListener *record in impl->records) {
+        id object = fd_listener_object(record);
+        if (object) [live addObject:object];
+    }
+    return live;
+}
+
+- (void)addListener:(id)listener {
+    [self insertListener:listener atIndex:NSUIntegerMax];
+}
+
+// The record of `listener`, or nil.
+static FDListener *record_of(FDMulticasterImpl *impl, id listener) {
+    for (FDListener *record in impl->records) {
+        if (fd_listener_object(record) == listener) return record;
+    }
+    return nil;
+}
+
+- (void)insertListener:(id)listener atIndex:(NSUInteger)index {
+    FDMulticasterImpl *impl = (FDMulticasterImpl *)self;
+    FD_CONFINED(impl->core);
+    if (!listener) [NSException raise:NSInvalidArgumentException format:@"FDDelegateMulticaster: a nil listener"];
+    if (listener == impl->proxyObject) {
+        [NSException raise:NSInvalidArgumentException format:@"FDDelegateMulticaster: its own proxy cannot listen to it"];
+    }
+    if (record_of(impl, listener)) return;
+    // `index` counts live listeners: find the position among all records.
+    NSUInteger position = 0, live = 0, count = [impl->records count];
+    while (position < count && live < index) {
+        FDListener *record = [impl->records objectAtIndex:position];
+        if (fd_listener_object(record)) live++;
+        position++;
+    }
+    if (live == index) { // step over dead records just before the next live one
+        while (position < count && !fd_listener_object([impl->records objectAtIndex:position])) position++;
+    }
+    uint64_t below = position > 0 ? ((FDListener *)[impl->records objectAtIndex:position - 1])->order : 0;
+    uint64_t above = position < count ? ((FDListener *)[impl->records objectAtIndex:position])->order : below + 2 * order_step;
+    if (above - below < 2) { // no room: renumber every key, keeping their order
+        for (NSUInteger i = 0; i < count; i++) {
+            FDListener *record = [impl->records objectAtIndex:i];
+            record->order = (i + 1 + (i >= position)) * order_step;
+            cdt_chain_set_order(impl->core->chain, record->handle, record->order);
+        }
+        below = position * order_step;
+        above = below + 2 * order_step;
+    }
+    FDListener *record = FD_AUTORELEASE([FDListener new]);
+    record->order = below + (above - below) / 2;
+    record->core = impl->core;
+    record->messages = calloc(impl->core->table.count ? impl->core->table.count : 1, sizeof *record->messages);
+    if (!record->messages ||
+        cdt_chain_acquire(impl->core->chain, (FD_BRIDGE void *)record, record->order, &record->handle) != 0) {
+        free(record->messages);
+        [NSException raise:NSMallocException format:@"FDDelegateMulticaster: out of memory"];
+    }
+    record->object = listener;
+    for (uint32_t i = 0; i < impl->core->table.count; i++) {
+        fd_method *method = &impl->core->table.methods[i];
+        if (![listener respondsToSelector:method->selector]) continue;
+        if (cdt_chain_insert_entry(impl->core->chain, record->handle, method->message, (FD_BRIDGE void *)record) != 0) {
+            cdt_chain_release(impl->core->chain, record->handle, record->messages, record->message_count);
+            free(record->messages);
+            [NSException raise:NSMallocException format:@"FDDelegateMulticaster: out of memory"];
+        }
+        record->messages[record->message_count++] = method->message;
+    }
+#if !FD_APPLE_RUNTIME
+    fd_watch_start(&record->watch, listener, listener_died, (void *)record);
+#endif
+    [impl->records insertObject:record atIndex:position];
+    listeners_changed(impl);
+}
+
+- (BOOL)removeListener:(id)listener {
+    FDMulticasterImpl *impl = (FDMulticasterImpl *)self;
+    FD_CONFINED(impl->core);
+    FDListener *record = listener ? record_of(impl, listener) : nil;
+    if (!record) return NO;
+    drop(impl, record);
+    listeners_changed(impl);
+    return YES;
+}
+
+- (void)installOnHost:(id)host key:(NSString *)key {
+    FDMulticasterImpl *impl = (FDMulticasterImpl *)self;
+    FD_CONFINED(impl->core);
+    if (!host || !key) {
+        [NSException raise:NSInvalidArgumentException format:@"FDDelegateMulticaster: installOnHost:key: needs both"];
+    }
+    if (impl->installed) [self uninstall];
+    id current = [host valueForKey:key];
+    if (current == impl->proxyObject) current = nil;
+    impl->original = current;
+    if (current) [self insertListener:current atIndex:0];
+    impl->host = host;
+    NSString *copied = [key copy];
+#if !__has_feature(objc_arc)
+    [impl->hostKey release];
+#endif
+    impl->hostKey = copied;
+    impl->installed = YES;
+#if FD_APPLE_RUNTIME
+    objc_setAssociatedObject(host, (FD_BRIDGE const void *)self, self, OBJC_ASSOCIATION_RETAIN_NONATOMIC);
+#else
+    [self retain];
+    fd_watch_start(&impl->hostWatch, host, host_died, (void *)impl);
+#endif
+    snapshot_answers(impl);
+    [host setValue:impl->proxyObject forKey:key];
+}
+
+- (void)uninstall {
+    FDMulticasterImpl *impl = (FDMulticasterImpl *)self;
+    FD_CONFINED(impl->core);
+    if (!impl->installed) return;
+#if !__has_feature(objc_arc)
+    [[self retain] autorelease]; // the host's hold may be the last one
+#endif
+    impl->installed = NO;
+    id host = impl->host;
+    impl->host = nil;
+    if (!host) return;
+    if (slot_holds_proxy(impl, host)) [host setValue:impl->original forKey:impl->hostKey];
+#if FD_APPLE_RUNTIME
+    objc_setAssociatedObject(host, (FD_BRIDGE const void *)self, nil, OBJC_ASSOCIATION_RETAIN_NONATOMIC);
+#else
+    fd_watch_stop(&impl->hostWatch);
+    [self release];
+#endif
+}
+
+@end
+
+@implementation FDMulticasterImpl
+
+- (instancetype)init {
+#if !__has_feature(objc_arc)
+    [self release];
+#endif
+    [NSException raise:NSInvalidArgumentException format:@"FDDelegateMulticaster: use initWithProtocol:"];
+    return nil;
+}
+
+@end
+#endif
