@@ -4,14 +4,16 @@ import Synchronization
 /// mutex or the caller already makes safe to hand over.
 struct Unchecked<Value>: @unchecked Sendable {
     // Sound: each use is, and only these: a target the caller keeps alive, which the critical
-    // section only compares by identity (`retention(of:)`); the handlers of an
+    // section only compares by identity (`retention(of:)`, `commitCall`); the handlers of an
     // `AnySendableResponder` (`register`, `SendableResponderCache`), immutable objects with
     // `@Sendable` bodies; the array of `ReaderRecord`s, `Sendable` themselves; a send's input or
     // invocation, handed only to streams of its message id, made where `Input` is `Sendable`
-    // (`invocations(of:)`), and a message id implies `Sendable` where its types could hide it
-    // (`Message`'s identity: the same runtime types, and the same known-`Sendable` bit when they
-    // contain an existential); the one exception is a message made by generic code without a
-    // `Sendable` constraint over `any Sendable`, which `Message` documents. Targets no longer
+    // (`invocations(of:)`). A message id stands for one static `Input` and `Output`, `Sendable`
+    // alike (`Message`'s identity, `MessageIdentity`): the key holds the runtime types and, for
+    // each type with a position that may hide `Sendable`, whether its declaration knew it
+    // `Sendable`; where that cannot tell two static types apart, the id has one declaration, and
+    // a second place traps. (One generic declaration made for two types that differ only by
+    // `Sendable` at such a position is the exception `Message` documents.) Targets no longer
     // need it: every target of a concurrent chain is `Sendable` (`targets`).
     var value: Value
     init(_ value: Value) { self.value = value }

@@ -35,10 +35,11 @@ final class ObserverTable {
         guard let observers = byMessage[message.id] else { return }
         for observer in observers {
             // Sound: an observer of a message id was made for that message's `Input`, and a
-            // message id has one signature: the same runtime types and, where they contain an
-            // existential (which hides `Sendable` from the runtime), the same knowledge that they
-            // are `Sendable`; so `Input` here and the observer's element are one type, `Sendable`
-            // alike (see `Message`'s identity).
+            // message id stands for one static `Input`: the same runtime types, the same
+            // knowledge that each type with a position that may hide `Sendable` is `Sendable`,
+            // and, where that cannot tell types apart, one declaration (a second traps); so
+            // `Input` here and the observer's element are one type, `Sendable` alike (see
+            // `Message`'s identity and `MessageIdentity`).
             unsafeDowncast(observer, to: StreamObserver<Input>.self).yield(input)
         }
     }
