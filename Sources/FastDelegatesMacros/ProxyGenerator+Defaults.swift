@@ -12,11 +12,16 @@ extension ProxyGenerator {
     /// and not at all when the listener declines.
     var defaultImplementations: String {
         proto.requirements.map { requirement in
-            let message = proto.qualifiedMessagesName + "." + requirement.memberName
-            let declines =
-                requirement.isAsync
-                ? "FastDelegates.RequirementDefaults.declinesAsync(\(message), self)"
-                : "FastDelegates.RequirementDefaults.declines(\(message), self)"
+            let declines: String
+            if proto.parents.isEmpty {
+                let message = proto.qualifiedMessagesName + "." + requirement.memberName
+                declines =
+                    "FastDelegates.RequirementDefaults.declines\(requirement.isAsync ? "Async" : "")(\(message), self)"
+            } else {
+                let messages = proto.qualifiedMessagesName + "." + witnessesName(requirement)
+                declines =
+                    "FastDelegates.RequirementDefaults.declinesAny\(requirement.isAsync ? "Async" : "")(\(messages), self)"
+            }
             let body: [String] =
                 if let completion = requirement.completion {
                     ["if !\(declines) {"]
@@ -39,6 +44,59 @@ extension ProxyGenerator {
                     }
                 """
         }.joined()
+    }
+
+    /// The messages namespace's members for restated requirements: a parent's requirement that a
+    /// refining protocol declares again has one witness in a conformer of the child, the child's
+    /// default, which must decline the parent's message too. The macro sees no parent's body, so
+    /// each namespace answers, by selector and message type, which of its messages (and its
+    /// parents') a restatement witnesses; a child's default declines all of them.
+    var restatements: String {
+        func parentsMessages(_ selector: String, _ message: String) -> String {
+            proto.parents.map { "\($0)Messages._restatedMessages(of: \(selector), as: \(message))" }
+                .joined(separator: " + ")
+        }
+        let witnesses = proto.requirements.map { requirement in
+            """
+
+                /// The messages the default of `\(proto.name).\(requirement.selector)` witnesses: its own, and its parents' of the requirement it restates.
+                \(access)static let \(witnessesName(requirement)): [FastDelegates.Message<\(requirement.inputType), \(requirement.outputType)>] = [\(requirement.memberName)] + \(parentsMessages(literal(requirement.selector), requirement.memberName))
+            """
+        }
+        let cases = Dictionary(grouping: proto.requirements, by: \.selector).sorted { $0.key < $1.key }.map {
+            selector, requirements in
+            let members = requirements.map { requirement in
+                "if let own = \(requirement.memberName) as? FastDelegates.Message<Input, Output> { found.append(own) }"
+            }
+            return "\n        case \(literal(selector)):\n            " + members.joined(separator: "\n            ")
+        }
+        let inherited = proto.parents.isEmpty ? "[]" : parentsMessages("selector", "message")
+        let body =
+            cases.isEmpty
+            ? "return \(inherited)"
+            : """
+            var found: [FastDelegates.Message<Input, Output>] = \(inherited)
+                    switch selector {\(cases.joined())
+                    default: break
+                    }
+                    return found
+            """
+        return """
+            \(proto.parents.isEmpty ? "" : witnesses.joined())
+
+                /// The messages of this protocol and of those it refines for the requirement `selector` whose
+                /// message has the type of `message`: what a refining protocol's restatement of it witnesses.
+                \(access)static func _restatedMessages<Input, Output>(
+                    of selector: String, as message: FastDelegates.Message<Input, Output>
+                ) -> [FastDelegates.Message<Input, Output>] {
+                    \(body)
+                }
+            """
+    }
+
+    /// The messages namespace's list of the messages a requirement's default witnesses.
+    func witnessesName(_ requirement: Requirement) -> String {
+        "_" + requirement.memberName.filter { $0 != "`" } + "Witnesses"
     }
 
     /// The statements after which a default returns what the requirement documents.
