@@ -13,8 +13,10 @@ struct CompletionHandler {
 
     /// The name the method body calls it by.
     let name: String
-    /// The closure's parameter types, as written.
-    let argumentTypes: [String]
+    /// The closure's parameter types, as written; nil when its type is spelled through a type
+    /// alias, which the macro cannot see into (the proxy then completes it through
+    /// `FastDelegates.CompletionDefault`, whose overloads count the arguments).
+    let argumentTypes: [String]?
     /// Whether each of those is an Optional (then `nil` completes it without a default).
     let argumentsAreOptional: [Bool]
 
@@ -27,24 +29,36 @@ struct CompletionHandler {
                 attribute.attributeName.trimmedDescription)
         }
         let parameters = function.signature.parameterClause.parameters
-        guard let last = parameters.last, let closure = Self.escapingVoidClosure(last.type) else {
+        guard let last = parameters.last, let closure = Self.escapingClosure(last.type) else {
             if marked { reject(.completionHandlerMarkerMisplaced) }
             return nil
         }
         let names = [last.firstName.text, last.secondName?.text].compactMap { $0 }
         guard marked || names.contains(where: Self.conventionalNames.contains) else { return nil }
         name = parameterName(parameters.count - 1)
-        argumentTypes = closure.parameters.map { $0.type.trimmedDescription }
-        argumentsAreOptional = closure.parameters.map { Self.isOptional($0.type) }
+        switch closure {
+        case .spelled(let function):
+            argumentTypes = function.parameters.map { $0.type.trimmedDescription }
+            argumentsAreOptional = function.parameters.map { Self.isOptional($0.type) }
+        case .aliased:
+            argumentTypes = nil
+            argumentsAreOptional = []
+        case .returnsValue:
+            if marked { reject(.completionHandlerMarkerMisplaced) }
+            return nil
+        }
     }
 
     /// Whether the proxy can complete it with no `@DelegateDefault`: no arguments, or only
-    /// Optional ones (`nil`).
+    /// Optional ones (`nil`); for a type alias, the compiler says (`FastDelegates.CompletionDefault`).
     var completesWithoutDefault: Bool { !argumentsAreOptional.contains(false) }
 
     /// The statements that call it once with `defaultValue` (an expression of the closure's
     /// argument, or a tuple of its arguments), or with `nil`s when there is none.
     func completionStatements(defaultValue: String?) -> [String] {
+        guard let argumentTypes else {
+            return ["FastDelegates.CompletionDefault.complete(\(name)\(defaultValue.map { ", with: \($0)" } ?? ""))"]
+        }
         guard let defaultValue, !argumentTypes.isEmpty else {
             return ["\(name)(\(argumentTypes.map { _ in "nil" }.joined(separator: ", ")))"]
         }
@@ -56,8 +70,18 @@ struct CompletionHandler {
         ]
     }
 
-    /// The function type of an `@escaping` closure that returns nothing, or nil.
-    private static func escapingVoidClosure(_ type: TypeSyntax) -> FunctionTypeSyntax? {
+    /// What an `@escaping` parameter's type says of the closure.
+    private enum EscapingClosure {
+        /// A function type that returns nothing, spelled out.
+        case spelled(FunctionTypeSyntax)
+        /// A name (a type alias), whose function type the macro cannot see.
+        case aliased
+        /// A function type that returns a value: no completion handler.
+        case returnsValue
+    }
+
+    /// The closure of an `@escaping` parameter, or nil for a parameter that is not `@escaping`.
+    private static func escapingClosure(_ type: TypeSyntax) -> EscapingClosure? {
         guard let attributed = type.as(AttributedTypeSyntax.self),
             attributed.attributes.contains(where: {
                 $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription == "escaping"
@@ -65,10 +89,9 @@ struct CompletionHandler {
         else { return nil }
         var base = attributed.baseType
         while let inner = base.as(AttributedTypeSyntax.self) { base = inner.baseType }
-        guard let function = base.as(FunctionTypeSyntax.self),
-            ["Void", "Swift.Void", "()"].contains(function.returnClause.type.trimmedDescription)
-        else { return nil }
-        return function
+        guard let function = base.as(FunctionTypeSyntax.self) else { return .aliased }
+        return ["Void", "Swift.Void", "()"].contains(function.returnClause.type.trimmedDescription)
+            ? .spelled(function) : .returnsValue
     }
 
     private static func isOptional(_ type: TypeSyntax) -> Bool {

@@ -87,7 +87,8 @@ enum ProxyDiagnostic: DiagnosticMessage {
                 + "same parameter types; give one of them other argument labels or parameter types"
         case .missingDefault(let method, let returnType):
             "'\(method)' returns '\(returnType)', which the proxy must answer when no listener responds: "
-                + "add @DelegateDefault(value), or @DelegateCombining(combination), or return an Optional"
+                + "add @DelegateDefault(value), or @DelegateCombining(combination), or return an Optional "
+                + "(an Optional spelled through a type alias: add @DelegateDefault(nil))"
         case .defaultOnVoid:
             "@DelegateDefault has no effect on a method that returns nothing and takes no completion handler: remove it"
         case .combiningOnVoid:
@@ -104,7 +105,7 @@ enum ProxyDiagnostic: DiagnosticMessage {
                 + "or @DelegateDefault(parameter: \"name\") to pass one of the method's parameters"
         case .completionHandlerMarkerMisplaced:
             "@DelegateCompletionHandler marks the last parameter as the completion handler, but it is not an "
-                + "'@escaping' closure that returns nothing"
+                + "'@escaping' closure that returns nothing: mark it '@escaping', or remove @DelegateCompletionHandler"
         }
     }
 

@@ -173,7 +173,7 @@ struct Requirement {
             reject(
                 function.name,
                 .completionWithoutDefault(
-                    method: selectorText(baseName, parameters), arguments: completion.argumentTypes))
+                    method: selectorText(baseName, parameters), arguments: completion.argumentTypes ?? []))
         }
         if let returnType, !returnsOptional, defaultValue == nil, combination == nil {
             reject(function.name, .missingDefault(method: selectorText(baseName, parameters), returnType: returnType))

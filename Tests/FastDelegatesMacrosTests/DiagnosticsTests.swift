@@ -92,7 +92,8 @@ struct DiagnosticsTests {
             shape: "non-Optional answer without a default", requirement: "func shouldScroll(toTop: Bool) -> Bool",
             marker: "shouldScroll",
             message:
-                "'shouldScroll(toTop:)' returns 'Bool', which the proxy must answer when no listener responds: add @DelegateDefault(value), or @DelegateCombining(combination), or return an Optional"
+                "'shouldScroll(toTop:)' returns 'Bool', which the proxy must answer when no listener responds: add @DelegateDefault(value), or @DelegateCombining(combination), or return an Optional "
+                + "(an Optional spelled through a type alias: add @DelegateDefault(nil))"
         ),
         Case(
             shape: "default on a void method", requirement: "@DelegateDefault(1) func refresh()",
@@ -130,7 +131,7 @@ struct DiagnosticsTests {
             requirement: "@DelegateCompletionHandler func decide(for url: String)",
             marker: "func decide",
             message:
-                "@DelegateCompletionHandler marks the last parameter as the completion handler, but it is not an '@escaping' closure that returns nothing"
+                "@DelegateCompletionHandler marks the last parameter as the completion handler, but it is not an '@escaping' closure that returns nothing: mark it '@escaping', or remove @DelegateCompletionHandler"
         ),
     ]
 
@@ -287,7 +288,8 @@ struct DiagnosticsTests {
                 ),
                 (
                     "// three",
-                    "'ok()' returns 'Bool', which the proxy must answer when no listener responds: add @DelegateDefault(value), or @DelegateCombining(combination), or return an Optional"
+                    "'ok()' returns 'Bool', which the proxy must answer when no listener responds: add @DelegateDefault(value), or @DelegateCombining(combination), or return an Optional "
+                        + "(an Optional spelled through a type alias: add @DelegateDefault(nil))"
                 ),
             ])
     }
