@@ -1,6 +1,7 @@
 #if Macros
 import SwiftDiagnostics
 import SwiftSyntax
+import SwiftSyntaxBuilder
 
 /// A requirement's completion handler: its last parameter, an `@escaping` closure that returns
 /// nothing, named `completionHandler`, `decisionHandler` or `completion` (as its argument label
@@ -107,6 +108,7 @@ extension Requirement {
         of attribute: AttributeSyntax, parameters: [Parameter], reject: (ProxyDiagnostic) -> Void
     ) -> String? {
         guard let argument = attribute.arguments?.as(LabeledExprListSyntax.self)?.first else { return nil }
+        if argument.label?.text == "expression" { return nil } // `computedDefault`
         guard argument.label?.text == "parameter" else { return argument.expression.trimmedDescription }
         let written =
             argument.expression.as(StringLiteralExprSyntax.self)?.representedLiteralValue
@@ -116,6 +118,24 @@ extension Requirement {
         }
         reject(.defaultParameterNotFound(name: written, parameters: parameters.map(\.name)))
         return nil
+    }
+
+    /// The expression of `@DelegateDefault(expression: "…")`, a string literal that must hold one
+    /// Swift expression, or nil for another form; reports anything else.
+    static func computedDefault(of attribute: AttributeSyntax, reject: (ProxyDiagnostic) -> Void) -> String? {
+        guard let argument = attribute.arguments?.as(LabeledExprListSyntax.self)?.first,
+            argument.label?.text == "expression"
+        else { return nil }
+        guard let text = argument.expression.as(StringLiteralExprSyntax.self)?.representedLiteralValue else {
+            reject(.defaultExpressionNotLiteral)
+            return nil
+        }
+        let parsed = ExprSyntax("\(raw: text)")
+        guard !parsed.hasError, text.contains(where: { !$0.isWhitespace }) else {
+            reject(.defaultExpressionInvalid(text))
+            return nil
+        }
+        return parsed.trimmedDescription
     }
 }
 #endif

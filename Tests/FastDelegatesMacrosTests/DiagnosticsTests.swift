@@ -133,6 +133,20 @@ struct DiagnosticsTests {
             message:
                 "@DelegateCompletionHandler marks the last parameter as the completion handler, but it is not an '@escaping' closure that returns nothing: mark it '@escaping', or remove @DelegateCompletionHandler"
         ),
+        Case(
+            shape: "computed default that is no expression",
+            requirement: "@DelegateDefault(expression: \"name +\") func title(for name: String) -> String",
+            marker: "@DelegateDefault",
+            message:
+                "@DelegateDefault(expression:) holds 'name +', which is not one Swift expression: write an expression of the method's parameters, such as \"String(name.prefix(1))\""
+        ),
+        Case(
+            shape: "computed default that is no string literal",
+            requirement: "@DelegateDefault(expression: text) func title(for name: String) -> String",
+            marker: "@DelegateDefault",
+            message:
+                "@DelegateDefault(expression:) takes the expression as a string literal, type-checked in the method: write @DelegateDefault(expression: \"String(name.prefix(1))\")"
+        ),
     ]
 
     @Test("One error on the requirement, nothing generated", arguments: cases)

@@ -214,5 +214,30 @@ struct ShapeGenerationTests {
         // Only the nonisolated protocol's namespace has the isolation probe.
         #expect(expanded.ranges(of: "_requirementIsolation() async").count == 1)
     }
+
+    @Test("A computed default: one function of the parameters, at the attribute's location, called where a default is")
+    func computedDefault() {
+        let (expanded, diagnostics) = expand(
+            """
+            @DelegateProxy
+            @MainActor protocol IndexDelegate: AnyObject {
+                @DelegateDefault(expression: "String(name.prefix(1))")
+                func sectionIndexTitle(forSectionName name: String, at index: inout Int) -> String
+            }
+            """)
+        #expect(diagnostics.isEmpty)
+        #expect(
+            expanded.contains(
+                "@MainActor static func _sectionIndexTitleForSectionNameAtDefault(_ name: String, _ index: Int) -> String {"
+            ))
+        #expect(expanded.contains("#sourceLocation(file: \"test.swift\", line: 3)"))
+        #expect(expanded.contains("String(name.prefix(1))"))
+        #expect(expanded.contains("#sourceLocation()"))
+        #expect(
+            expanded.contains(
+                "default: IndexDelegateMessages._sectionIndexTitleForSectionNameAtDefault(name, index))"))
+        #expect(
+            expanded.contains("return IndexDelegateMessages._sectionIndexTitleForSectionNameAtDefault(name, index)"))
+    }
 }
 #endif

@@ -47,6 +47,17 @@ public macro DelegateProxy() = #externalMacro(module: "FastDelegatesMacros", typ
 public macro DelegateDefault<Value>(_ value: Value) =
     #externalMacro(module: "FastDelegatesMacros", type: "RequirementMarkerMacro")
 
+/// What a `@DelegateProxy` proxy answers for this requirement when no listener responds: an
+/// expression computed from the method's parameters, as Apple's defaults often are
+/// (`@DelegateDefault(expression: "String(name.prefix(1))")`, the name's first letter). The
+/// expression is a string because Swift type-checks a marker's arguments where the attribute is
+/// written, before any parameter exists; the macro writes it into a function of the parameters,
+/// so it is type-checked there, and an error in it points at this attribute. On a requirement
+/// with a completion handler, the value the proxy completes with.
+@attached(peer)
+public macro DelegateDefault(expression: String) =
+    #externalMacro(module: "FastDelegatesMacros", type: "RequirementMarkerMacro")
+
 /// `@DelegateDefault(nil)`: `nil` is what a `@DelegateProxy` proxy answers for this requirement
 /// when no listener responds, or completes its completion handler with. The macro reads a
 /// requirement's shape from its spelling: an answer spelled `T?` needs no marker, but one spelled
