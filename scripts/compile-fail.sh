@@ -59,6 +59,14 @@ for file in "${SNIPPETS[@]}"; do
             missing=1
         fi
     done
+    # `// expect-error-line: N`: an error is reported on line N of the snippet itself.
+    while read -r line; do
+        if ! grep -qE "^$file:$line:[0-9]+: error:" "$LOG"; then
+            echo "FAIL $name: no error on line $line of the snippet"
+            grep -E "error:" "$LOG" | grep -v '^ *[|`]' | sed 's/^/    /'
+            missing=1
+        fi
+    done < <(sed -n 's|^// expect-error-line: ||p' "$file")
     if [ $missing -eq 0 ]; then
         echo "ok   $name: $(grep -m1 -oF -- "error: ${expected[0]}" "$LOG")"
     else

@@ -13,7 +13,14 @@ public struct DelegateProxyMacro: PeerMacro, ExtensionMacro {
         in context: some MacroExpansionContext
     ) throws -> [DeclSyntax] {
         guard let proto = forwardable(declaration, in: context, reporting: true) else { return [] }
-        let generator = ProxyGenerator(proto: proto)
+        var generator = ProxyGenerator(proto: proto)
+        for requirement in proto.requirements {
+            guard let attribute = requirement.computedDefault?.attribute,
+                let location = context.location(of: attribute, at: .afterLeadingTrivia, filePathMode: .filePath)
+            else { continue }
+            generator.defaultLocations[requirement.memberName] =
+                "#sourceLocation(file: \(location.file.trimmedDescription), line: \(location.line.trimmedDescription))"
+        }
         return [generator.messages, generator.proxyClass]
     }
 

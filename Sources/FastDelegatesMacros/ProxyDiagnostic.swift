@@ -29,6 +29,8 @@ enum ProxyDiagnostic: DiagnosticMessage {
     case defaultParameterNotFound(name: String, parameters: [String])
     case completionWithoutDefault(method: String, arguments: [String])
     case completionHandlerMarkerMisplaced
+    case defaultExpressionNotLiteral
+    case defaultExpressionInvalid(String)
 
     var message: String {
         switch self {
@@ -87,7 +89,8 @@ enum ProxyDiagnostic: DiagnosticMessage {
                 + "same parameter types; give one of them other argument labels or parameter types"
         case .missingDefault(let method, let returnType):
             "'\(method)' returns '\(returnType)', which the proxy must answer when no listener responds: "
-                + "add @DelegateDefault(value), or @DelegateCombining(combination), or return an Optional"
+                + "add @DelegateDefault(value), or @DelegateCombining(combination), or return an Optional "
+                + "(an Optional spelled through a type alias: add @DelegateDefault(nil))"
         case .defaultOnVoid:
             "@DelegateDefault has no effect on a method that returns nothing and takes no completion handler: remove it"
         case .combiningOnVoid:
@@ -102,9 +105,15 @@ enum ProxyDiagnostic: DiagnosticMessage {
             "'\(method)' takes a completion handler that the proxy must call with '(\(arguments.joined(separator: ", ")))' "
                 + "when no listener implements it: add @DelegateDefault(value) (a tuple for several arguments), "
                 + "or @DelegateDefault(parameter: \"name\") to pass one of the method's parameters"
+        case .defaultExpressionNotLiteral:
+            "@DelegateDefault(expression:) takes the expression as a string literal, type-checked in the method: "
+                + "write @DelegateDefault(expression: \"String(name.prefix(1))\")"
+        case .defaultExpressionInvalid(let text):
+            "@DelegateDefault(expression:) holds '\(text)', which is not one Swift expression: write an expression of "
+                + "the method's parameters, such as \"String(name.prefix(1))\""
         case .completionHandlerMarkerMisplaced:
             "@DelegateCompletionHandler marks the last parameter as the completion handler, but it is not an "
-                + "'@escaping' closure that returns nothing"
+                + "'@escaping' closure that returns nothing: mark it '@escaping', or remove @DelegateCompletionHandler"
         }
     }
 

@@ -12,15 +12,22 @@ extension ProxyGenerator {
     /// and not at all when the listener declines.
     var defaultImplementations: String {
         proto.requirements.map { requirement in
-            let message = proto.qualifiedMessagesName + "." + requirement.memberName
-            let declines =
-                requirement.isAsync
-                ? "FastDelegates.RequirementDefaults.declinesAsync(\(message), self)"
-                : "FastDelegates.RequirementDefaults.declines(\(message), self)"
+            let declines: String
+            if proto.parents.isEmpty {
+                let message = proto.qualifiedMessagesName + "." + requirement.memberName
+                declines =
+                    "FastDelegates.RequirementDefaults.declines\(requirement.isAsync ? "Async" : "")(\(message), self)"
+            } else {
+                let messages = proto.qualifiedMessagesName + "." + witnessesName(requirement)
+                declines =
+                    "FastDelegates.RequirementDefaults.declinesAny\(requirement.isAsync ? "Async" : "")(\(messages), self)"
+            }
             let body: [String] =
                 if let completion = requirement.completion {
                     ["if !\(declines) {"]
-                        + completion.completionStatements(defaultValue: requirement.defaultValue).map { "    " + $0 }
+                        + completion.completionStatements(defaultValue: defaultValue(of: requirement)).map {
+                            "    " + $0
+                        }
                         + ["}"]
                 } else if let returnType = requirement.returnType {
                     ["_ = \(declines)"] + defaultAnswer(requirement, returnType: returnType)
@@ -41,6 +48,107 @@ extension ProxyGenerator {
         }.joined()
     }
 
+    /// What a requirement answers when no listener responds, as an expression in its methods: the
+    /// `@DelegateDefault` value or parameter, or the call of its computed default's function.
+    func defaultValue(of requirement: Requirement) -> String? {
+        guard let computed = requirement.computedDefault else { return requirement.defaultValue }
+        guard computedDefaultType(requirement) != nil else { return computed.expression }
+        let arguments = requirement.parameters.map(\.name).joined(separator: ", ")
+        return "\(proto.qualifiedMessagesName).\(computedDefaultName(requirement))(\(arguments))"
+    }
+
+    /// The type of a computed default: the answer, or the completion handler's arguments; nil for
+    /// a handler spelled through a type alias (its expression is then written where it is used).
+    private func computedDefaultType(_ requirement: Requirement) -> String? {
+        if requirement.returnType != nil { return requirement.answerType }
+        guard let types = requirement.completion?.argumentTypes, !types.isEmpty else { return nil }
+        return types.count == 1 ? types[0] : "(" + types.joined(separator: ", ") + ")"
+    }
+
+    private func computedDefaultName(_ requirement: Requirement) -> String {
+        "_" + requirement.memberName.filter { $0 != "`" } + "Default"
+    }
+
+    /// One function per `@DelegateDefault(expression:)`, of the requirement's parameters, in the
+    /// messages namespace: the expression is written once, and an error in it points at its
+    /// attribute (`#sourceLocation`).
+    var computedDefaults: String {
+        proto.requirements.compactMap { requirement -> String? in
+            guard let computed = requirement.computedDefault, let type = computedDefaultType(requirement) else {
+                return nil
+            }
+            let parameters = requirement.parameters.map { parameter in
+                let type =
+                    parameter.convention == .inout
+                    ? String(parameter.valueType.dropFirst("FastDelegates.InoutArgument<".count).dropLast())
+                    : parameter.valueType
+                return "_ \(parameter.name): \(type)"
+            }.joined(separator: ", ")
+            let location = defaultLocations[requirement.memberName]
+            return """
+
+
+                    /// The `@DelegateDefault(expression:)` of `\(proto.name).\(requirement.selector)`.
+                    \(isMainActor ? "@MainActor " : "")\(access)static func \(computedDefaultName(requirement))(\(parameters)) -> \(type) {
+                \(location.map { $0 + "\n" } ?? "")        \(computed.expression)\(location == nil ? "" : "\n#sourceLocation()")
+                    }
+                """
+        }.joined()
+    }
+
+    /// The messages namespace's members for restated requirements: a parent's requirement that a
+    /// refining protocol declares again has one witness in a conformer of the child, the child's
+    /// default, which must decline the parent's message too. The macro sees no parent's body, so
+    /// each namespace answers, by selector and message type, which of its messages (and its
+    /// parents') a restatement witnesses; a child's default declines all of them.
+    var restatements: String {
+        func parentsMessages(_ selector: String, _ message: String) -> String {
+            proto.parents.map { "\($0)Messages._restatedMessages(of: \(selector), as: \(message))" }
+                .joined(separator: " + ")
+        }
+        let witnesses = proto.requirements.map { requirement in
+            """
+
+                /// The messages the default of `\(proto.name).\(requirement.selector)` witnesses: its own, and its parents' of the requirement it restates.
+                \(access)static let \(witnessesName(requirement)): [FastDelegates.Message<\(requirement.inputType), \(requirement.outputType)>] = [\(requirement.memberName)] + \(parentsMessages(literal(requirement.selector), requirement.memberName))
+            """
+        }
+        let cases = Dictionary(grouping: proto.requirements, by: \.selector).sorted { $0.key < $1.key }.map {
+            selector, requirements in
+            let members = requirements.map { requirement in
+                "if let own = \(requirement.memberName) as? FastDelegates.Message<Input, Output> { found.append(own) }"
+            }
+            return "\n        case \(literal(selector)):\n            " + members.joined(separator: "\n            ")
+        }
+        let inherited = proto.parents.isEmpty ? "[]" : parentsMessages("selector", "message")
+        let body =
+            cases.isEmpty
+            ? "return \(inherited)"
+            : """
+            var found: [FastDelegates.Message<Input, Output>] = \(inherited)
+                    switch selector {\(cases.joined())
+                    default: break
+                    }
+                    return found
+            """
+        return """
+            \(proto.parents.isEmpty ? "" : witnesses.joined())
+
+                /// The messages of this protocol and of those it refines for the requirement `selector` whose
+                /// message has the type of `message`: what a refining protocol's restatement of it witnesses.
+                \(access)static func _restatedMessages<Input, Output>(
+                    of selector: String, as message: FastDelegates.Message<Input, Output>
+                ) -> [FastDelegates.Message<Input, Output>] {
+                    \(body)
+                }
+            """
+    }
+
+    /// The messages namespace's list of the messages a requirement's default witnesses.
+    func witnessesName(_ requirement: Requirement) -> String {
+        "_" + requirement.memberName.filter { $0 != "`" } + "Witnesses"
+    }
+
     /// The statements after which a default returns what the requirement documents.
     private func defaultAnswer(_ requirement: Requirement, returnType: String) -> [String] {
         if let combination = requirement.combination {
@@ -49,7 +157,7 @@ extension ProxyGenerator {
                 "return combination.initial",
             ]
         }
-        return ["return \(requirement.defaultValue ?? "nil")"]
+        return ["return \(defaultValue(of: requirement) ?? "nil")"]
     }
 
     /// The requirement's parameters as the proxy and the defaults declare them.

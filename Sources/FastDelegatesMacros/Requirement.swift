@@ -26,8 +26,11 @@ struct Requirement {
     /// The declared return type, nil for a method that returns nothing.
     let returnType: String?
     let returnsOptional: Bool
-    /// The `@DelegateDefault` argument, as written.
+    /// The `@DelegateDefault` argument, as written (nil for a computed one).
     let defaultValue: String?
+    /// The expression of `@DelegateDefault(expression:)`, and its attribute (where its errors
+    /// point: the generator wraps the expression in a `#sourceLocation` of it).
+    let computedDefault: (expression: String, attribute: AttributeSyntax)?
     /// The `@DelegateCombining` argument, as written.
     let combination: String?
     /// The completion handler the proxy hands to one listener (see `CompletionHandler`).
@@ -143,6 +146,8 @@ struct Requirement {
         if Self.mentions(.Self, in: function.signature) { reject(function.signature, .usesSelf) }
 
         var defaultValue: String?
+        var computedDefault: (expression: String, attribute: AttributeSyntax)?
+        var rejectedDefault = false
         var combination: String?
         var attributes: [String] = []
         for element in function.attributes {
@@ -156,6 +161,10 @@ struct Requirement {
             switch attribute.attributeName.trimmedDescription {
             case "DelegateDefault", "FastDelegates.DelegateDefault":
                 defaultValue = Self.defaultValue(of: attribute, parameters: parameters) { reject(attribute, $0) }
+                computedDefault = Self.computedDefault(of: attribute) { problem in
+                    reject(attribute, problem)
+                    rejectedDefault = true // the default is there, only wrong: no second error
+                }.map { ($0, attribute) }
                 if returnType == nil, completion == nil { reject(attribute, .defaultOnVoid) }
             case "DelegateCompletionHandler", "FastDelegates.DelegateCompletionHandler":
                 break
@@ -166,19 +175,21 @@ struct Requirement {
                 attributes.append(attribute.trimmedDescription)
             }
         }
-        if defaultValue != nil, combination != nil {
+        let hasDefault = defaultValue != nil || computedDefault != nil || rejectedDefault
+        if hasDefault, combination != nil {
             reject(function.name, .defaultAndCombining)
         }
-        if let completion, defaultValue == nil, !completion.completesWithoutDefault {
+        if let completion, !hasDefault, !completion.completesWithoutDefault {
             reject(
                 function.name,
                 .completionWithoutDefault(
-                    method: selectorText(baseName, parameters), arguments: completion.argumentTypes))
+                    method: selectorText(baseName, parameters), arguments: completion.argumentTypes ?? []))
         }
-        if let returnType, !returnsOptional, defaultValue == nil, combination == nil {
+        if let returnType, !returnsOptional, !hasDefault, combination == nil {
             reject(function.name, .missingDefault(method: selectorText(baseName, parameters), returnType: returnType))
         }
         self.defaultValue = defaultValue
+        self.computedDefault = computedDefault
         self.combination = combination
         self.attributes = attributes
         self.diagnostics = diagnostics

@@ -141,9 +141,9 @@ struct WKNavigationDelegateTests {
         #expect(answered.calls == [.useCredential])
     }
 
-    // Apple's default hands the `preferences` parameter back; `@DelegateDefault` cannot combine a
-    // constant with a parameter, so the transcription's default passes new preferences instead.
-    @Test("The preferences form: with no listener the handler is called once, with .allow")
+    // Apple's default hands the `preferences` parameter back: a computed default,
+    // `@DelegateDefault(expression: "(WKNavigationActionPolicy.allow, preferences)")`.
+    @Test("The preferences form: with no listener the handler is called once, with .allow and the preferences")
     func preferencesDefault() {
         let proxy = WKNavigationDelegateProxy()
         let preferences = WKWebpagePreferences()
@@ -154,7 +154,7 @@ struct WKNavigationDelegateTests {
             preferences: preferences
         ) { policy, answered in
             recorder.record(policy)
-            #expect(answered !== preferences) // the limit above
+            #expect(answered === preferences)
         }
         #expect(recorder.calls == [.allow])
         #expect(

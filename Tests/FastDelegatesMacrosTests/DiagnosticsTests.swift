@@ -92,7 +92,8 @@ struct DiagnosticsTests {
             shape: "non-Optional answer without a default", requirement: "func shouldScroll(toTop: Bool) -> Bool",
             marker: "shouldScroll",
             message:
-                "'shouldScroll(toTop:)' returns 'Bool', which the proxy must answer when no listener responds: add @DelegateDefault(value), or @DelegateCombining(combination), or return an Optional"
+                "'shouldScroll(toTop:)' returns 'Bool', which the proxy must answer when no listener responds: add @DelegateDefault(value), or @DelegateCombining(combination), or return an Optional "
+                + "(an Optional spelled through a type alias: add @DelegateDefault(nil))"
         ),
         Case(
             shape: "default on a void method", requirement: "@DelegateDefault(1) func refresh()",
@@ -130,7 +131,21 @@ struct DiagnosticsTests {
             requirement: "@DelegateCompletionHandler func decide(for url: String)",
             marker: "func decide",
             message:
-                "@DelegateCompletionHandler marks the last parameter as the completion handler, but it is not an '@escaping' closure that returns nothing"
+                "@DelegateCompletionHandler marks the last parameter as the completion handler, but it is not an '@escaping' closure that returns nothing: mark it '@escaping', or remove @DelegateCompletionHandler"
+        ),
+        Case(
+            shape: "computed default that is no expression",
+            requirement: "@DelegateDefault(expression: \"name +\") func title(for name: String) -> String",
+            marker: "@DelegateDefault",
+            message:
+                "@DelegateDefault(expression:) holds 'name +', which is not one Swift expression: write an expression of the method's parameters, such as \"String(name.prefix(1))\""
+        ),
+        Case(
+            shape: "computed default that is no string literal",
+            requirement: "@DelegateDefault(expression: text) func title(for name: String) -> String",
+            marker: "@DelegateDefault",
+            message:
+                "@DelegateDefault(expression:) takes the expression as a string literal, type-checked in the method: write @DelegateDefault(expression: \"String(name.prefix(1))\")"
         ),
     ]
 
@@ -287,7 +302,8 @@ struct DiagnosticsTests {
                 ),
                 (
                     "// three",
-                    "'ok()' returns 'Bool', which the proxy must answer when no listener responds: add @DelegateDefault(value), or @DelegateCombining(combination), or return an Optional"
+                    "'ok()' returns 'Bool', which the proxy must answer when no listener responds: add @DelegateDefault(value), or @DelegateCombining(combination), or return an Optional "
+                        + "(an Optional spelled through a type alias: add @DelegateDefault(nil))"
                 ),
             ])
     }

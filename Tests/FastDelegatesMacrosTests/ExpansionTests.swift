@@ -32,6 +32,35 @@ struct ExpansionTests {
                     public static let viewForZooming = FastDelegates.Message<Void, String?>("FeedScrollDelegate.viewForZooming()")
                     /// The message of `FeedScrollDelegate.scrollViewShouldBeginEditing()`.
                     public static let scrollViewShouldBeginEditing = FastDelegates.Message<Void, Bool>("FeedScrollDelegate.scrollViewShouldBeginEditing()")
+
+                    /// The messages of this protocol and of those it refines for the requirement `selector` whose
+                    /// message has the type of `message`: what a refining protocol's restatement of it witnesses.
+                    public static func _restatedMessages<Input, Output>(
+                        of selector: String, as message: FastDelegates.Message<Input, Output>
+                    ) -> [FastDelegates.Message<Input, Output>] {
+                        var found: [FastDelegates.Message<Input, Output>] = []
+                        switch selector {
+                        case "scrollViewDidScroll(_:)":
+                            if let own = scrollViewDidScroll as? FastDelegates.Message<Input, Output> {
+                                found.append(own)
+                            }
+                        case "scrollViewShouldBeginEditing()":
+                            if let own = scrollViewShouldBeginEditing as? FastDelegates.Message<Input, Output> {
+                                found.append(own)
+                            }
+                        case "scrollViewShouldScrollToTop()":
+                            if let own = scrollViewShouldScrollToTop as? FastDelegates.Message<Input, Output> {
+                                found.append(own)
+                            }
+                        case "viewForZooming()":
+                            if let own = viewForZooming as? FastDelegates.Message<Input, Output> {
+                                found.append(own)
+                            }
+                        default:
+                            break
+                        }
+                        return found
+                    }
                 }
 
                 /// A ``FeedScrollDelegate`` that forwards each requirement to the listeners added to it,

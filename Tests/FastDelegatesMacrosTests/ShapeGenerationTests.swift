@@ -145,5 +145,99 @@ struct ShapeGenerationTests {
         #expect(!expanded.contains("let chain:"))
         #expect(expanded.contains("self.forwardingChain.send(self._chainMessage, ())"))
     }
+
+    @Test("A restated requirement: the child's default declines every message it witnesses")
+    func restatement() {
+        let (expanded, diagnostics) = expand(
+            """
+            @DelegateProxy
+            protocol ChildDelegate: BaseDelegate {
+                func answer() -> Int?
+            }
+            """)
+        #expect(diagnostics.isEmpty)
+        #expect(
+            expanded.contains(
+                "static let _answerWitnesses: [FastDelegates.Message<Void, Int?>] = [answer] + BaseDelegateMessages._restatedMessages(of: \"answer()\", as: answer)"
+            ))
+        #expect(
+            expanded.contains(
+                "FastDelegates.RequirementDefaults.declinesAny(ChildDelegateMessages._answerWitnesses, self)"))
+        #expect(
+            expanded.contains(
+                "var found: [FastDelegates.Message<Input, Output>] = BaseDelegateMessages._restatedMessages(of: selector, as: message)"
+            ))
+        #expect(expanded.contains("if let own = answer as? FastDelegates.Message<Input, Output> {"))
+    }
+
+    @Test("Shapes behind type aliases: completion handlers by name or marker, Optionals by @DelegateDefault(nil)")
+    func aliasedShapes() {
+        let (expanded, diagnostics) = expand(
+            """
+            @DelegateProxy
+            protocol LoaderDelegate: AnyObject {
+                func load(_ id: Int, completion: @escaping LoadCompletion)
+                @DelegateCompletionHandler @DelegateDefault((false, 1)) func check(_ id: Int, then: @escaping PairCompletion)
+                @DelegateDefault(nil) func count() -> MaybeCount
+            }
+            """)
+        #expect(diagnostics.isEmpty)
+        #expect(expanded.contains("if !self.chain.sendToFirst(self._loadCompletionMessage, (id, completion)) {"))
+        #expect(expanded.contains("FastDelegates.CompletionDefault.complete(completion)"))
+        #expect(expanded.contains("FastDelegates.CompletionDefault.complete(then, with: (false, 1))"))
+        #expect(expanded.contains("self.chain.send(self._countMessage, (), default: nil)"))
+    }
+
+    @Test("async requirements: closures typed as declared; a nonisolated protocol's call checks its caller")
+    func asyncShapes() {
+        let (expanded, diagnostics) = expand(
+            """
+            @DelegateProxy
+            protocol NoteDelegate: AnyObject {
+                func present(_ note: Note, at time: Int) async throws(NoteError) -> Int?
+            }
+            @DelegateProxy
+            @MainActor protocol PageDelegate: AnyObject {
+                func load(_ page: Int) async throws(PageError)
+            }
+            """)
+        #expect(diagnostics.isEmpty)
+        #expect(expanded.contains("FastDelegates.AsyncCall(me) { (me) async throws(NoteError) -> Int? in"))
+        #expect(expanded.contains("if let caller = (#isolation) {"))
+        #expect(
+            expanded.contains("caller, NoteDelegateMessages._requirementIsolation(), \"NoteDelegate.present(_:at:)\")"))
+        #expect(expanded.contains("nonisolated(unsafe) let call = (me, input)"))
+        #expect(expanded.contains("return try await call.0.present(call.1.0, at: call.1.1)"))
+        #expect(expanded.contains("static func _requirementIsolation() async -> (any Actor)? {"))
+        #expect(expanded.contains("FastDelegates.AsyncCall(me) { (me) async throws(PageError) -> Void in"))
+        #expect(expanded.contains("try await me.load(input)"))
+        // Only the nonisolated protocol's namespace has the isolation probe.
+        #expect(expanded.ranges(of: "_requirementIsolation() async").count == 1)
+    }
+
+    @Test("A computed default: one function of the parameters, at the attribute's location, called where a default is")
+    func computedDefault() {
+        let (expanded, diagnostics) = expand(
+            """
+            @DelegateProxy
+            @MainActor protocol IndexDelegate: AnyObject {
+                @DelegateDefault(expression: "String(name.prefix(1))")
+                func sectionIndexTitle(forSectionName name: String, at index: inout Int) -> String
+            }
+            """)
+        #expect(diagnostics.isEmpty)
+        #expect(
+            expanded.contains(
+                "@MainActor static func _sectionIndexTitleForSectionNameAtDefault(_ name: String, _ index: Int) -> String {"
+            ))
+        #expect(expanded.contains("#sourceLocation(file: \"test.swift\", line: 3)"))
+        #expect(expanded.contains("String(name.prefix(1))"))
+        #expect(expanded.contains("#sourceLocation()"))
+        #expect(
+            expanded.contains(
+                "default: IndexDelegateMessages._sectionIndexTitleForSectionNameAtDefault(name, index))"))
+        #expect(
+            expanded.contains("return IndexDelegateMessages._sectionIndexTitleForSectionNameAtDefault(name, index)"))
+    }
 }
 #endif

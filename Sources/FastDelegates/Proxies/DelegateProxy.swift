@@ -47,6 +47,32 @@ public macro DelegateProxy() = #externalMacro(module: "FastDelegatesMacros", typ
 public macro DelegateDefault<Value>(_ value: Value) =
     #externalMacro(module: "FastDelegatesMacros", type: "RequirementMarkerMacro")
 
+/// What a `@DelegateProxy` proxy answers for this requirement when no listener responds: an
+/// expression computed from the method's parameters, as Apple's defaults often are
+/// (`@DelegateDefault(expression: "String(name.prefix(1))")`, the name's first letter). The
+/// expression is a string because Swift type-checks a marker's arguments where the attribute is
+/// written, before any parameter exists; the macro writes it into a function of the parameters,
+/// so it is type-checked there, and an error in it points at this attribute. On a requirement
+/// with a completion handler, the value the proxy completes with.
+@attached(peer)
+public macro DelegateDefault(expression: String) =
+    #externalMacro(module: "FastDelegatesMacros", type: "RequirementMarkerMacro")
+
+/// `@DelegateDefault(nil)`: `nil` is what a `@DelegateProxy` proxy answers for this requirement
+/// when no listener responds, or completes its completion handler with. The macro reads a
+/// requirement's shape from its spelling: an answer spelled `T?` needs no marker, but one spelled
+/// through a type alias (`-> MaybeValue`, `typealias MaybeValue = Int?`) needs this one.
+@attached(peer)
+public macro DelegateDefault(_ value: DelegateNilDefault) =
+    #externalMacro(module: "FastDelegatesMacros", type: "RequirementMarkerMacro")
+
+/// The argument of `@DelegateDefault(nil)`: the `nil` literal, which has no type of its own for
+/// the marker's generic form to infer.
+public struct DelegateNilDefault: ExpressibleByNilLiteral, Sendable {
+    /// `nil`.
+    public init(nilLiteral: ()) {}
+}
+
 /// What a `@DelegateProxy` proxy answers for this requirement when no listener implements it:
 /// the value of the method's parameter named `parameter`, as UIKit does for
 /// `@DelegateDefault(parameter: "indexPath") func tableView(_:willSelectRowAt indexPath:) -> IndexPath?`

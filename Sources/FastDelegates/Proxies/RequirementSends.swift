@@ -20,6 +20,23 @@ public enum RequirementDefaults {
         cdt_decline_claim(message.id, UnsafeRawPointer(Unmanaged.passUnretained(listener).toOpaque()))
     }
 
+    /// ``declines(_:_:)`` for the default of a requirement that a refining protocol restates:
+    /// it is the witness of each of `messages` (the refining protocol's own message, and its
+    /// parents' messages of the same requirement), so it declines whichever of them a proxy's send
+    /// is asking `listener` for.
+    ///
+    /// - Complexity: O(`messages.count`) reads of a thread-local record.
+    public static func declinesAny<Input, Output>(_ messages: [Message<Input, Output>], _ listener: AnyObject) -> Bool {
+        messages.contains { declines($0, listener) }
+    }
+
+    /// ``declinesAny(_:_:)`` for an `async` requirement (``declinesAsync(_:_:)``).
+    public static func declinesAnyAsync<Input, Output, Failure>(
+        _ messages: [Message<Input, AsyncCall<Output, Failure>>], _ listener: AnyObject
+    ) -> Bool {
+        messages.contains { declinesAsync($0, listener) }
+    }
+
     /// Calls `handler` armed for `message` and `target`; returns its answer, or nil when the
     /// target's default declined.
     @usableFromInline

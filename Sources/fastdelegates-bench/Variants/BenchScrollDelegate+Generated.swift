@@ -26,6 +26,27 @@ enum BenchScrollDelegateMessages: FastDelegates.NonisolatedProxyMessages {
     static let scrollTick = FastDelegates.Message<Int, Void>("BenchScrollDelegate.scrollTick(_:)")
     /// The message of `BenchScrollDelegate.firstResponder(_:)`.
     static let firstResponder = FastDelegates.Message<Int, Int>("BenchScrollDelegate.firstResponder(_:)")
+
+    /// The messages of this protocol and of those it refines for the requirement `selector` whose
+    /// message has the type of `message`: what a refining protocol's restatement of it witnesses.
+    static func _restatedMessages<Input, Output>(
+        of selector: String, as message: FastDelegates.Message<Input, Output>
+    ) -> [FastDelegates.Message<Input, Output>] {
+        var found: [FastDelegates.Message<Input, Output>] = []
+        switch selector {
+        case "firstResponder(_:)":
+            if let own = firstResponder as? FastDelegates.Message<Input, Output> {
+                found.append(own)
+            }
+        case "scrollTick(_:)":
+            if let own = scrollTick as? FastDelegates.Message<Input, Output> {
+                found.append(own)
+            }
+        default:
+            break
+        }
+        return found
+    }
 }
 
 /// A ``BenchScrollDelegate`` that forwards each requirement to the listeners added to it,

@@ -42,6 +42,8 @@ public struct Selector: Hashable, Sendable {
     public var sectionHeaderHeight: CGFloat = UITableView.automaticDimension
     public var sectionFooterHeight: CGFloat = UITableView.automaticDimension
     public var estimatedRowHeight: CGFloat = UITableView.automaticDimension
+    public var estimatedSectionHeaderHeight: CGFloat = UITableView.automaticDimension
+    public var estimatedSectionFooterHeight: CGFloat = UITableView.automaticDimension
     public var allowsSelection = true
     public var selectionFollowsFocus = false
     public var isEditing = false

@@ -20,19 +20,18 @@ import Foundation
 
     // MARK: Variable height support
     // Apple's default is the table view's own metric (rowHeight, sectionHeaderHeight, …), a property
-    // of the `tableView` parameter: neither @DelegateDefault form says that (listed in README.md).
-    // `UITableView.automaticDimension` is Apple's documented "let UITableView choose" answer.
-    @DelegateDefault(UITableView.automaticDimension)
+    // of the `tableView` parameter: a computed default.
+    @DelegateDefault(expression: "tableView.rowHeight")
     func tableView(_ tableView: UITableView, heightForRowAt indexPath: IndexPath) -> CGFloat
-    @DelegateDefault(UITableView.automaticDimension)
+    @DelegateDefault(expression: "tableView.sectionHeaderHeight")
     func tableView(_ tableView: UITableView, heightForHeaderInSection section: Int) -> CGFloat
-    @DelegateDefault(UITableView.automaticDimension)
+    @DelegateDefault(expression: "tableView.sectionFooterHeight")
     func tableView(_ tableView: UITableView, heightForFooterInSection section: Int) -> CGFloat
-    @DelegateDefault(UITableView.automaticDimension)
+    @DelegateDefault(expression: "tableView.estimatedRowHeight")
     func tableView(_ tableView: UITableView, estimatedHeightForRowAt indexPath: IndexPath) -> CGFloat
-    @DelegateDefault(UITableView.automaticDimension)
+    @DelegateDefault(expression: "tableView.estimatedSectionHeaderHeight")
     func tableView(_ tableView: UITableView, estimatedHeightForHeaderInSection section: Int) -> CGFloat
-    @DelegateDefault(UITableView.automaticDimension)
+    @DelegateDefault(expression: "tableView.estimatedSectionFooterHeight")
     func tableView(_ tableView: UITableView, estimatedHeightForFooterInSection section: Int) -> CGFloat
 
     // MARK: Section header & footer views
@@ -53,9 +52,8 @@ import Foundation
     func tableView(_ tableView: UITableView, willDeselectRowAt indexPath: IndexPath) -> IndexPath?
     func tableView(_ tableView: UITableView, didSelectRowAt indexPath: IndexPath)
     func tableView(_ tableView: UITableView, didDeselectRowAt indexPath: IndexPath)
-    // iOS 16. Apple: defaults to true when the table view is not editing, false when it is
-    // (`!tableView.isEditing`): listed in README.md; `true` is the non-editing answer.
-    @DelegateDefault(true)
+    // iOS 16. Apple: defaults to true when the table view is not editing, false when it is.
+    @DelegateDefault(expression: "!tableView.isEditing")
     func tableView(_ tableView: UITableView, canPerformPrimaryActionForRowAt indexPath: IndexPath) -> Bool
     func tableView(_ tableView: UITableView, performPrimaryActionForRowAt indexPath: IndexPath)
 
@@ -107,9 +105,8 @@ import Foundation
     )
 
     // MARK: Focus
-    // Apple: without this method a row can be focused when the table view's rows are selectable
-    // (`tableView.allowsSelection`): listed in README.md; `true` matches the default table view.
-    @DelegateDefault(true)
+    // Apple: without this method a row can be focused when the table view's rows are selectable.
+    @DelegateDefault(expression: "tableView.allowsSelection")
     func tableView(_ tableView: UITableView, canFocusRowAt indexPath: IndexPath) -> Bool
     @DelegateDefault(true)
     func tableView(_ tableView: UITableView, shouldUpdateFocusIn context: UITableViewFocusUpdateContext) -> Bool
@@ -119,9 +116,8 @@ import Foundation
         with coordinator: UIFocusAnimationCoordinator
     )
     func indexPathForPreferredFocusedView(in tableView: UITableView) -> IndexPath?
-    // iOS 15. Apple: without this method the table view uses its `selectionFollowsFocus`
-    // property: listed in README.md; `false` is that property's default value.
-    @DelegateDefault(false)
+    // iOS 15. Apple: without this method the table view uses its `selectionFollowsFocus` property.
+    @DelegateDefault(expression: "tableView.selectionFollowsFocus")
     func tableView(_ tableView: UITableView, selectionFollowsFocusForRowAt indexPath: IndexPath) -> Bool
 
     // MARK: Spring loading

@@ -28,34 +28,36 @@ import FoundationNetworking
 
     // iOS 13. WebKit calls this form instead of the one above when the delegate implements it.
     // Apple's default, `decisionHandler(.allow, preferences)`, combines a constant with the
-    // `preferences` parameter: neither @DelegateDefault form fits (listed in README.md).
-    // Apple's exact default needs the `preferences` parameter, which neither form expresses:
-    // the proxy answers `.allow` with default preferences instead.
-    @DelegateDefault((WKNavigationActionPolicy.allow, WKWebpagePreferences()))
+    // `preferences` parameter: a computed default.
+    @DelegateDefault(expression: "(WKNavigationActionPolicy.allow, preferences)")
     func webView(
         _ webView: WKWebView,
         decidePolicyFor navigationAction: WKNavigationAction,
         preferences: WKWebpagePreferences,
         decisionHandler: @escaping @MainActor @Sendable (WKNavigationActionPolicy, WKWebpagePreferences) -> Void
     )
-    // Apple's exact default needs the `preferences` parameter, which neither form expresses.
-    @DelegateDefault((WKNavigationActionPolicy.allow, WKWebpagePreferences()))
+    @DelegateDefault(expression: "(WKNavigationActionPolicy.allow, preferences)")
     func webView(
         _ webView: WKWebView,
         decidePolicyFor navigationAction: WKNavigationAction,
         preferences: WKWebpagePreferences
     ) async -> (WKNavigationActionPolicy, WKWebpagePreferences)
 
-    // Apple: without this method the web view allows the response if it can show it
-    // (`navigationResponse.canShowMIMEType`): listed in README.md; `.allow` is the answer for a
-    // response it can show.
-    @DelegateDefault(WKNavigationResponsePolicy.allow)
+    // Apple: without this method the web view allows the response if it can show it, and cancels
+    // it otherwise.
+    @DelegateDefault(
+        expression:
+            "navigationResponse.canShowMIMEType ? WKNavigationResponsePolicy.allow : WKNavigationResponsePolicy.cancel"
+    )
     func webView(
         _ webView: WKWebView,
         decidePolicyFor navigationResponse: WKNavigationResponse,
         decisionHandler: @escaping @MainActor @Sendable (WKNavigationResponsePolicy) -> Void
     )
-    @DelegateDefault(WKNavigationResponsePolicy.allow)
+    @DelegateDefault(
+        expression:
+            "navigationResponse.canShowMIMEType ? WKNavigationResponsePolicy.allow : WKNavigationResponsePolicy.cancel"
+    )
     func webView(
         _ webView: WKWebView,
         decidePolicyFor navigationResponse: WKNavigationResponse

@@ -1,0 +1,174 @@
+#if Macros
+import FastDelegates
+import Testing
+
+// `async` requirements in default Swift 6 settings, for a protocol that is neither `@MainActor`
+// nor `Sendable` (as UserNotifications declares its center's delegate), and `async throws(E)`
+// for each isolation.
+
+struct PresentationError: Error, Equatable {
+    let id: Int
+}
+
+/// A non-`Sendable` value passed to a requirement.
+final class PresentedNote {
+    let id: Int
+    init(_ id: Int) { self.id = id }
+}
+
+@DelegateProxy
+protocol NoteCenterDelegate: AnyObject {
+    func willPresent(_ note: PresentedNote) async -> Int?
+    func didReceive(_ note: PresentedNote) async
+    func validate(_ id: Int) async throws(PresentationError) -> Bool?
+    @DelegateDefault(0) func badgeCount() async -> Int
+}
+
+/// Records every call, on no actor (the proxy's methods run there).
+final class NoteListener: NoteCenterDelegate {
+    var received: [Int] = []
+    let presentation: Int?
+    let failsValidation: Bool
+    init(presentation: Int?, failsValidation: Bool = false) {
+        self.presentation = presentation
+        self.failsValidation = failsValidation
+    }
+    func willPresent(_ note: PresentedNote) async -> Int? {
+        await Task.yield()
+        return presentation.map { $0 + note.id }
+    }
+    func didReceive(_ note: PresentedNote) async {
+        await Task.yield()
+        received.append(note.id)
+    }
+    func validate(_ id: Int) async throws(PresentationError) -> Bool? {
+        if failsValidation { throw PresentationError(id: id) }
+        return true
+    }
+}
+
+/// Implements only `didReceive`.
+final class NoteReceiver: NoteCenterDelegate {
+    var received: [Int] = []
+    func didReceive(_ note: PresentedNote) async { received.append(note.id * 10) }
+}
+
+/// The proxy, its listeners and the host in one object, as a framework's delegate owner keeps
+/// them: all sent together to the task that awaits the delegate.
+final class NoteCenterHost {
+    let proxy = NoteCenterDelegateProxy()
+    let receiver = NoteReceiver()
+    let listener: NoteListener
+    weak var delegate: (any NoteCenterDelegate)?
+    init(listener: NoteListener) {
+        self.listener = listener
+        proxy.add(receiver)
+        proxy.add(listener)
+        delegate = proxy
+    }
+
+    func deliver(_ id: Int) async -> (presentation: Int?, badge: Int) {
+        guard let delegate else { return (nil, -1) }
+        let note = PresentedNote(id)
+        let presentation = await delegate.willPresent(note)
+        await delegate.didReceive(note)
+        return (presentation, await delegate.badgeCount())
+    }
+}
+
+/// `async throws(E)` on a `@MainActor` and a `Sendable` protocol.
+@DelegateProxy
+@MainActor protocol TypedAsyncMainActorDelegate: AnyObject {
+    func check(_ id: Int) async throws(PresentationError) -> Int?
+}
+
+@MainActor final class TypedAsyncMainActorListener: TypedAsyncMainActorDelegate {
+    func check(_ id: Int) async throws(PresentationError) -> Int? {
+        if id < 0 { throw PresentationError(id: id) }
+        return id
+    }
+}
+
+@DelegateProxy
+protocol TypedAsyncSendableDelegate: AnyObject, Sendable {
+    func check(_ id: Int) async throws(PresentationError)
+}
+
+final class TypedAsyncSendableListener: TypedAsyncSendableDelegate {
+    func check(_ id: Int) async throws(PresentationError) {
+        if id < 0 { throw PresentationError(id: id) }
+    }
+}
+
+@Suite("async requirements of a nonisolated protocol, and async throws(E)")
+struct NonisolatedAsyncTests {
+    @Test("A nonisolated protocol's async requirements are awaited in order, decliners skipped")
+    func nonisolated() async {
+        let host = NoteCenterHost(listener: NoteListener(presentation: 100))
+        let answer = await host.deliver(5)
+        #expect(answer.presentation == 105)
+        #expect(answer.badge == 0)
+        #expect(host.receiver.received == [50])
+        #expect(host.listener.received == [5])
+        // The receiver declined `willPresent` and lost its handler; the listener answers still.
+        #expect(await host.deliver(6).presentation == 106)
+        #expect(host.receiver.received == [50, 60])
+    }
+
+    @Test("A nonisolated protocol's typed error reaches the caller as its type")
+    func nonisolatedTypedThrows() async {
+        let proxy = NoteCenterDelegateProxy()
+        let listener = NoteListener(presentation: nil, failsValidation: true)
+        proxy.add(listener)
+        do {
+            _ = try await proxy.validate(7)
+            Issue.record("no error")
+        } catch {
+            let typed: PresentationError = error // the error keeps its type
+            #expect(typed == PresentationError(id: 7))
+        }
+    }
+
+    @MainActor @Test("async throws(E) on a @MainActor protocol keeps E")
+    func mainActorTypedThrows() async throws {
+        let proxy = TypedAsyncMainActorDelegateProxy()
+        let listener = TypedAsyncMainActorListener()
+        proxy.add(listener)
+        #expect(try await proxy.check(3) == 3)
+        do {
+            _ = try await proxy.check(-1)
+            Issue.record("no error")
+        } catch {
+            let typed: PresentationError = error
+            #expect(typed == PresentationError(id: -1))
+        }
+    }
+
+    @Test("async throws(E) on a Sendable protocol keeps E")
+    func sendableTypedThrows() async {
+        let proxy = TypedAsyncSendableDelegateProxy()
+        let listener = TypedAsyncSendableListener()
+        proxy.add(listener)
+        await #expect(throws: PresentationError(id: -2)) { try await proxy.check(-2) }
+        do {
+            try await proxy.check(-4)
+        } catch {
+            let typed: PresentationError = error
+            #expect(typed == PresentationError(id: -4))
+        }
+    }
+
+    @Test("The handlers' check: a caller on an actor other than the requirements' stops with a clear error")
+    func callerCheck() async {
+        // With `NonisolatedNonsendingByDefault`, the requirements run on the caller's actor: it passes.
+        NonisolatedRequirementCall.verify(MainActor.shared, MainActor.shared, "P.f()")
+        // In default settings they run on none (what `_requirementIsolation()` answers here).
+        #expect(await NoteCenterDelegateMessages._requirementIsolation() == nil)
+        let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+            NonisolatedRequirementCall.verify(MainActor.shared, nil, "NoteCenterDelegate.badgeCount()")
+        }
+        let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+        #expect(message.contains("NoteCenterDelegate.badgeCount() is a nonisolated async requirement"))
+    }
+}
+#endif
