@@ -62,9 +62,11 @@ public struct Message<Input, Output>: Hashable, Sendable, CustomStringConvertibl
     ///
     /// - Parameters:
     ///   - name: The message's name. Messages of other types may share it.
-    ///   - fileID, line, column: Where the message is made: leave them to their defaults.
+    ///   - fileID: The file that declares the message: leave it to its default.
+    ///   - line: The line that declares the message: leave it to its default.
+    ///   - column: The column that declares the message: leave it to its default.
     /// - Precondition: `name` is not empty; a message whose types the key cannot tell apart is
-    ///   made at one place only (see the type's notes on identity).
+    ///   declared at one place only (see the type's notes on identity).
     /// - Complexity: O(`name.utf8.count`) plus a walk of the types' metadata, once; keep the
     ///   message in a constant.
     public init(_ name: String, fileID: String = #fileID, line: UInt = #line, column: UInt = #column) {

@@ -82,7 +82,7 @@ extension RequirementDefaults {
 /// A send first collects each live listener's ``AsyncCall`` in order, then awaits them:
 /// - a listener removed from the chain (or from a chain it was reached through), or released,
 ///   while the send awaited an earlier one is not called: the check and the call are one step
-///   for a removal (see ``ConcurrentDelegateChain/removeAwaitingCalls(_:)`` for a concurrent chain);
+///   for a removal (see ``ConcurrentDelegateChain/removeAwaitingCalls(_:isolation:)`` for a concurrent chain);
 /// - a listener whose generated default declines (it does not implement the requirement) is not
 ///   counted, and loses the requirement's handler, as for a synchronous requirement (see
 ///   ``RequirementDispatching``);
