@@ -329,7 +329,7 @@ extension ConcurrentDelegateChain: AsyncRequirementChain {
     }
 
     /// Counts the call in its registration under the chain's mutex, where removals unregister:
-    /// ``removeAwaitingCalls(_:)`` waits for it.
+    /// ``removeAwaitingCalls(_:isolation:)`` waits for it.
     func commitCall<Input, Output>(of message: Message<Input, Output>, to target: AnyObject)
         -> ConcurrentRegistration?
     {

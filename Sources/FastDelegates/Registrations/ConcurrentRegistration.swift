@@ -68,7 +68,7 @@ final class ConcurrentRegistration: Registration, ListedRegistration, @unchecked
     /// (``AsyncRequirement``). Under the chain's mutex.
     var asyncCalls = 0
 
-    /// Removals awaiting the end of those calls (``ConcurrentDelegateChain/removeAwaitingCalls(_:)``):
+    /// Removals awaiting the end of those calls (``ConcurrentDelegateChain/removeAwaitingCalls(_:isolation:)``):
     /// each resumes once `asyncCalls` is at most its `allowed` (its own call, for a listener
     /// removing itself). Under the chain's mutex.
     var asyncWaiters: [(allowed: Int, continuation: CheckedContinuation<Void, Never>)] = []
