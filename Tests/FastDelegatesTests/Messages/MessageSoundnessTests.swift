@@ -32,6 +32,10 @@ struct MessageSoundnessTests {
         Message(name)
     }
 
+    static func unconstrained<Input, Output>(_ name: String, _: Input.Type, _: Output.Type) -> Message<Input, Output> {
+        Message(name)
+    }
+
     // MARK: - What the key tells apart
 
     /// (a) A `Sendable` input with an output that is not: the input's knowledge joins the key on
@@ -171,9 +175,33 @@ struct MessageSoundnessTests {
 
     // MARK: - Generic and concrete code (6)
 
+    /// Generic code makes the message concrete code makes for value generics and typed throws,
+    /// constrained or not: the walk answered "may hide" for both before, so generic code without
+    /// a `Sendable` constraint made another message, and its handlers missed the concrete sends.
+    @Test func genericCodeAgreesWithConcreteCodeForValueGenericsAndTypedThrows() {
+        #expect(
+            Self.unconstrained("agree.free.typed-throws", (@Sendable () throws(Failure) -> Void).self, Void.self)
+                == Message<@Sendable () throws(Failure) -> Void, Void>("agree.free.typed-throws"))
+        let throwing = Self.unconstrained(
+            "agree.free.throws.handler", (@Sendable () throws(Failure) -> Void).self, Void.self)
+        let counter = Counter()
+        let chain = ConcurrentDelegateChain()
+        chain.add(counter) { $0.on(throwing) { me, _ in me.record() } }
+        chain.send(Message<@Sendable () throws(Failure) -> Void, Void>("agree.free.throws.handler"), {})
+        #expect(counter.count == 1)
+        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+            #expect(
+                Self.unconstrained("agree.free.inline", InlineArray<2, Int>.self, Void.self)
+                    == Message<InlineArray<2, Int>, Void>("agree.free.inline"))
+            let generic = Self.unconstrained("agree.free.inline.handler", InlineArray<2, Int>.self, Void.self)
+            chain.add(counter) { $0.on(generic) { me, _ in me.record() } }
+            chain.send(Message<InlineArray<2, Int>, Void>("agree.free.inline.handler"), [1, 2])
+            #expect(counter.count == 2)
+        }
+    }
+
     /// Generic code whose constraints say `Sendable` makes the message concrete code makes, for
-    /// every type without an existential: value generics and typed throws included (the walk
-    /// answered "may hide" for both before).
+    /// every type without an existential, classes and their tuples included.
     @Test func genericCodeWithSendableConstraintsAgreesWithConcreteCode() {
         #expect(
             Self.constrained("agree.typed-throws", (@Sendable () throws(Failure) -> Void).self, Void.self)
