@@ -14,6 +14,12 @@ public struct DelegateProxyMacro: PeerMacro, ExtensionMacro {
     ) throws -> [DeclSyntax] {
         guard let proto = forwardable(declaration, in: context, reporting: true) else { return [] }
         var generator = ProxyGenerator(proto: proto)
+        generator.superclass = superclass(of: node)
+        if let superclass = generator.superclass, let base = proto.baseClass {
+            context.diagnose(
+                Diagnostic(node: node, message: ProxyDiagnostic.twoSuperclasses(superclass, base)))
+            return []
+        }
         for requirement in proto.requirements {
             guard let attribute = requirement.computedDefault?.attribute,
                 let location = context.location(of: attribute, at: .afterLeadingTrivia, filePathMode: .filePath)
@@ -32,7 +38,9 @@ public struct DelegateProxyMacro: PeerMacro, ExtensionMacro {
         in context: some MacroExpansionContext
     ) throws -> [ExtensionDeclSyntax] {
         // The peer expansion reports the diagnostics; this one only stays silent on them.
-        guard let proto = forwardable(declaration, in: context, reporting: false) else { return [] }
+        guard let proto = forwardable(declaration, in: context, reporting: false),
+            superclass(of: node) == nil || proto.baseClass == nil
+        else { return [] }
         return ProxyGenerator(proto: proto).responderExtensions(for: type)
     }
 
@@ -49,6 +57,21 @@ public struct DelegateProxyMacro: PeerMacro, ExtensionMacro {
             return nil
         }
         return proto
+    }
+
+    /// The class `C` of `@DelegateProxy(superclass: C.self)`.
+    private static func superclass(of node: AttributeSyntax) -> String? {
+        guard
+            let argument = node.arguments?.as(LabeledExprListSyntax.self)?.first(where: {
+                $0.label?.text == "superclass"
+            })
+        else { return nil }
+        if let member = argument.expression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "self",
+            let base = member.base
+        {
+            return base.trimmedDescription
+        }
+        return argument.expression.trimmedDescription
     }
 
     /// The names of the types around the protocol, outermost first.

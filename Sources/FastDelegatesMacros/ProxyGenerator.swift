@@ -9,6 +9,11 @@ struct ProxyGenerator {
     /// `#sourceLocation(file:line:)` of each computed default's attribute, by requirement member
     /// name: an error in the expression points there.
     var defaultLocations: [String: String] = [:]
+    /// The class of `@DelegateProxy(superclass: NSObject.self)`, which the proxy subclasses.
+    var superclass: String?
+
+    /// What the proxy subclasses: `superclass:`, or the class of `where Self: Base`.
+    var proxySuperclass: String? { superclass ?? proto.baseClass }
 
     var access: String { proto.access }
     var isMainActor: Bool { proto.isolation == .mainActor }
@@ -148,7 +153,7 @@ struct ProxyGenerator {
             let value = isPrepared ? "FastDelegates.PreparedMessage(requirement: \(message))" : message
             return "\n    private let \(messageCopyName(requirement)) = \(value)"
         }
-        let superclass = proto.baseClass.map { "\($0), " } ?? ""
+        let superclass = proxySuperclass.map { "\($0), " } ?? ""
         // Listeners of one class share one set of handlers, whoever's responder built them.
         let responderCache = responderCacheType
 
@@ -173,7 +178,7 @@ struct ProxyGenerator {
                 /// A proxy with no listeners, whose void requirements reach every listener (`.nonBreaking`)
                 /// or only the first that responds (`.breaking`).
                 \(raw: access)init(mode: \(raw: chainType).Mode = .nonBreaking) {
-                    \(raw: chainName) = \(raw: chainType)(mode: mode)\(raw: proto.baseClass == nil ? "" : "\n        super.init()")
+                    \(raw: chainName) = \(raw: chainType)(mode: mode)\(raw: proxySuperclass == nil ? "" : "\n        super.init()")
                 }
             \(raw: forwardingMembers)
 

@@ -239,5 +239,35 @@ struct ShapeGenerationTests {
         #expect(
             expanded.contains("return IndexDelegateMessages._sectionIndexTitleForSectionNameAtDefault(name, index)"))
     }
+
+    @Test("@DelegateProxy(superclass:): the proxy subclasses the class and calls its init()")
+    func superclass() {
+        let (expanded, diagnostics) = expand(
+            """
+            @DelegateProxy(superclass: NSObject.self)
+            protocol TransferDelegate: AnyObject, Sendable {
+                func didFinish(_ id: Int)
+            }
+            """)
+        #expect(diagnostics.isEmpty)
+        #expect(
+            expanded.contains(
+                "final class TransferDelegateProxy: NSObject, TransferDelegate, FastDelegates.ConcurrentDelegateForwarding {"
+            ))
+        #expect(expanded.contains("super.init()"))
+
+        let (rejected, twoClasses) = expand(
+            """
+            @DelegateProxy(superclass: NSObject.self)
+            protocol ViewDelegate where Self: BaseView {
+                func didLayout()
+            }
+            """)
+        #expect(
+            twoClasses.map(\.message) == [
+                "@DelegateProxy(superclass: NSObject.self) and 'where Self: BaseView' both name the proxy's superclass: keep one"
+            ])
+        #expect(!rejected.contains("extension ViewDelegate"))
+    }
 }
 #endif

@@ -34,6 +34,16 @@
 @attached(extension, names: arbitrary)
 public macro DelegateProxy() = #externalMacro(module: "FastDelegatesMacros", type: "DelegateProxyMacro")
 
+/// `@DelegateProxy`, whose generated proxy subclasses `superclass`, which needs an accessible
+/// `init()`: `@DelegateProxy(superclass: NSObject.self)` makes the proxy an `NSObject`, so that it
+/// can also conform to a Foundation delegate protocol that refines `NSObjectProtocol`
+/// (`extension URLSessionDataDelegateProxy: Foundation.URLSessionDataDelegate {}`), and fill that
+/// slot. See <doc:DelegateProxies>.
+@attached(peer, names: suffixed(Messages), suffixed(Proxy))
+@attached(extension, names: arbitrary)
+public macro DelegateProxy(superclass: AnyObject.Type) =
+    #externalMacro(module: "FastDelegatesMacros", type: "DelegateProxyMacro")
+
 /// What a `@DelegateProxy` proxy answers for this requirement when no listener responds.
 ///
 /// Required on a requirement with a non-`Optional` answer (unless it has
