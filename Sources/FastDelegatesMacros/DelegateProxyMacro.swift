@@ -15,6 +15,20 @@ public struct DelegateProxyMacro: PeerMacro, ExtensionMacro {
         guard let proto = forwardable(declaration, in: context, reporting: true) else { return [] }
         var generator = ProxyGenerator(proto: proto)
         generator.superclass = superclass(of: node)
+        if isConcurrent(node) {
+            guard proto.isolation == .nonisolated else {
+                context.diagnose(Diagnostic(node: node, message: ProxyDiagnostic.concurrentNotNonisolated))
+                return []
+            }
+            // The messages stay the nonisolated protocol's; the proxy is a `Sendable` one.
+            var concurrent = proto
+            concurrent.isolation = .sendable
+            var proxy = ProxyGenerator(proto: concurrent)
+            proxy.superclass = generator.superclass
+            proxy.listenerConstraint = " & Sendable"
+            proxy.defaultLocations = generator.defaultLocations
+            return [generator.messages, proxy.proxyClass]
+        }
         if let superclass = generator.superclass, let base = proto.baseClass {
             context.diagnose(
                 Diagnostic(node: node, message: ProxyDiagnostic.twoSuperclasses(superclass, base)))
@@ -41,7 +55,11 @@ public struct DelegateProxyMacro: PeerMacro, ExtensionMacro {
         guard let proto = forwardable(declaration, in: context, reporting: false),
             superclass(of: node) == nil || proto.baseClass == nil
         else { return [] }
-        return ProxyGenerator(proto: proto).responderExtensions(for: type)
+        let generator = ProxyGenerator(proto: proto)
+        guard isConcurrent(node), proto.isolation == .nonisolated else {
+            return generator.responderExtensions(for: type)
+        }
+        return generator.responderExtensions(for: type) + [generator.sendableResponderExtension(for: type)]
     }
 
     private static func forwardable(
@@ -57,6 +75,13 @@ public struct DelegateProxyMacro: PeerMacro, ExtensionMacro {
             return nil
         }
         return proto
+    }
+
+    /// Whether the attribute is `@DelegateProxy(concurrent: true)`.
+    private static func isConcurrent(_ node: AttributeSyntax) -> Bool {
+        node.arguments?.as(LabeledExprListSyntax.self)?.contains {
+            $0.label?.text == "concurrent" && $0.expression.trimmedDescription == "true"
+        } ?? false
     }
 
     /// The class `C` of `@DelegateProxy(superclass: C.self)`.

@@ -12,6 +12,14 @@ struct ProxyGenerator {
     /// The class of `@DelegateProxy(superclass: NSObject.self)`, which the proxy subclasses.
     var superclass: String?
 
+    /// For `@DelegateProxy(concurrent: true)` on a nonisolated protocol: the proxy is `Sendable`,
+    /// over `ConcurrentDelegateChain`, and takes `Sendable` listeners only (their responder from
+    /// the protocol's `where Self: Sendable` extension).
+    var listenerConstraint = ""
+    var listenerResponderName: String { listenerConstraint.isEmpty ? proto.responderName : sendableResponderName }
+    /// `urlSessionDelegateSendableResponder`: a `Sendable` conformer's `AnySendableResponder`.
+    var sendableResponderName: String { String(proto.responderName.dropLast("Responder".count)) + "SendableResponder" }
+
     /// What the proxy subclasses: `superclass:`, or the class of `where Self: Base`.
     var proxySuperclass: String? { superclass ?? proto.baseClass }
 
@@ -187,9 +195,9 @@ struct ProxyGenerator {
                 /// (it could only send each message into itself again): adding it does nothing.
                 /// - Returns: a token whose `cancel()` removes the listener.
                 @discardableResult
-                \(raw: access)func add(_ listener: any \(raw: proto.name), retention: FastDelegates.Retention = .weak) -> \(raw: tokenType) {
+                \(raw: access)func add\(raw: listenerConstraint.isEmpty ? "(_ listener: any \(proto.name)" : "<Listener: \(proto.name)\(listenerConstraint)>(_ listener: Listener"), retention: FastDelegates.Retention = .weak) -> \(raw: tokenType) {
                     if listener === self { return \(raw: tokenType)() }
-                    return \(raw: chainName).add(_responders.shared(listener.\(raw: proto.responderName)), retention: retention)
+                    return \(raw: chainName).add(_responders.shared(listener.\(raw: listenerResponderName)), retention: retention)
                 }
 
                 /// Removes `listener`; it receives nothing more, even from a send already running.

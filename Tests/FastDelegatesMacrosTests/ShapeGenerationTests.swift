@@ -269,5 +269,43 @@ struct ShapeGenerationTests {
             ])
         #expect(!rejected.contains("extension ViewDelegate"))
     }
+
+    @Test("@DelegateProxy(concurrent: true): a Sendable proxy over ConcurrentDelegateChain taking Sendable listeners")
+    func concurrent() {
+        let (expanded, diagnostics) = expand(
+            """
+            @DelegateProxy(concurrent: true)
+            protocol FrameDelegate: AnyObject {
+                func didUpdate(_ frame: Int)
+            }
+            """)
+        #expect(diagnostics.isEmpty)
+        #expect(expanded.contains("enum FrameDelegateMessages: FastDelegates.NonisolatedProxyMessages {"))
+        #expect(
+            expanded.contains(
+                "final class FrameDelegateProxy: FrameDelegate, FastDelegates.ConcurrentDelegateForwarding {"))
+        #expect(expanded.contains("let chain: FastDelegates.ConcurrentDelegateChain"))
+        #expect(
+            expanded.contains(
+                "func add<Listener: FrameDelegate & Sendable>(_ listener: Listener, retention: FastDelegates.Retention = .weak) -> FastDelegates.ConcurrentDelegateToken {"
+            ))
+        #expect(expanded.contains("_responders.shared(listener.frameDelegateSendableResponder)"))
+        #expect(expanded.contains("extension FrameDelegate where Self: Sendable {"))
+        #expect(expanded.contains("static var frameDelegateSendableResponses: FastDelegates.SendableResponses<Self> {"))
+        // Conformers that are not Sendable keep their responder for single-thread dispatchers.
+        #expect(expanded.contains("var frameDelegateResponder: FastDelegates.AnyResponder {"))
+
+        let (_, onMainActor) = expand(
+            """
+            @DelegateProxy(concurrent: true)
+            @MainActor protocol ViewDelegate: AnyObject {
+                func didLayout()
+            }
+            """)
+        #expect(onMainActor.count == 1)
+        #expect(
+            onMainActor.first?.message.hasPrefix("@DelegateProxy(concurrent: true) is for a protocol that is neither")
+                == true)
+    }
 }
 #endif
