@@ -14,6 +14,26 @@ public struct DelegateProxyMacro: PeerMacro, ExtensionMacro {
     ) throws -> [DeclSyntax] {
         guard let proto = forwardable(declaration, in: context, reporting: true) else { return [] }
         var generator = ProxyGenerator(proto: proto)
+        generator.superclass = superclass(of: node)
+        if isConcurrent(node) {
+            guard proto.isolation == .nonisolated else {
+                context.diagnose(Diagnostic(node: node, message: ProxyDiagnostic.concurrentNotNonisolated))
+                return []
+            }
+            // The messages stay the nonisolated protocol's; the proxy is a `Sendable` one.
+            var concurrent = proto
+            concurrent.isolation = .sendable
+            var proxy = ProxyGenerator(proto: concurrent)
+            proxy.superclass = generator.superclass
+            proxy.listenerConstraint = " & Sendable"
+            proxy.defaultLocations = generator.defaultLocations
+            return [generator.messages, proxy.proxyClass]
+        }
+        if let superclass = generator.superclass, let base = proto.baseClass {
+            context.diagnose(
+                Diagnostic(node: node, message: ProxyDiagnostic.twoSuperclasses(superclass, base)))
+            return []
+        }
         for requirement in proto.requirements {
             guard let attribute = requirement.computedDefault?.attribute,
                 let location = context.location(of: attribute, at: .afterLeadingTrivia, filePathMode: .filePath)
@@ -32,8 +52,14 @@ public struct DelegateProxyMacro: PeerMacro, ExtensionMacro {
         in context: some MacroExpansionContext
     ) throws -> [ExtensionDeclSyntax] {
         // The peer expansion reports the diagnostics; this one only stays silent on them.
-        guard let proto = forwardable(declaration, in: context, reporting: false) else { return [] }
-        return ProxyGenerator(proto: proto).responderExtensions(for: type)
+        guard let proto = forwardable(declaration, in: context, reporting: false),
+            superclass(of: node) == nil || proto.baseClass == nil
+        else { return [] }
+        let generator = ProxyGenerator(proto: proto)
+        guard isConcurrent(node), proto.isolation == .nonisolated else {
+            return generator.responderExtensions(for: type)
+        }
+        return generator.responderExtensions(for: type) + [generator.sendableResponderExtension(for: type)]
     }
 
     private static func forwardable(
@@ -49,6 +75,28 @@ public struct DelegateProxyMacro: PeerMacro, ExtensionMacro {
             return nil
         }
         return proto
+    }
+
+    /// Whether the attribute is `@DelegateProxy(concurrent: true)`.
+    private static func isConcurrent(_ node: AttributeSyntax) -> Bool {
+        node.arguments?.as(LabeledExprListSyntax.self)?.contains {
+            $0.label?.text == "concurrent" && $0.expression.trimmedDescription == "true"
+        } ?? false
+    }
+
+    /// The class `C` of `@DelegateProxy(superclass: C.self)`.
+    private static func superclass(of node: AttributeSyntax) -> String? {
+        guard
+            let argument = node.arguments?.as(LabeledExprListSyntax.self)?.first(where: {
+                $0.label?.text == "superclass"
+            })
+        else { return nil }
+        if let member = argument.expression.as(MemberAccessExprSyntax.self), member.declName.baseName.text == "self",
+            let base = member.base
+        {
+            return base.trimmedDescription
+        }
+        return argument.expression.trimmedDescription
     }
 
     /// The names of the types around the protocol, outermost first.

@@ -24,7 +24,7 @@ struct ProxiedProtocol {
     let outerTypes: [String]
     /// The protocol's access modifier followed by a space (`public `), or nothing.
     let access: String
-    let isolation: Isolation
+    var isolation: Isolation
     /// The `@DelegateProxy` protocols this one refines, as written (`ProxyFixture.ScrollDelegate`).
     let parents: [String]
     /// The class of `where Self: Base`, which the proxy subclasses.

@@ -30,6 +30,8 @@ enum ProxyDiagnostic: DiagnosticMessage {
     case completionWithoutDefault(method: String, arguments: [String])
     case completionHandlerMarkerMisplaced
     case defaultExpressionNotLiteral
+    case twoSuperclasses(String, String)
+    case concurrentNotNonisolated
     case defaultExpressionInvalid(String)
 
     var message: String {
@@ -105,6 +107,13 @@ enum ProxyDiagnostic: DiagnosticMessage {
             "'\(method)' takes a completion handler that the proxy must call with '(\(arguments.joined(separator: ", ")))' "
                 + "when no listener implements it: add @DelegateDefault(value) (a tuple for several arguments), "
                 + "or @DelegateDefault(parameter: \"name\") to pass one of the method's parameters"
+        case .concurrentNotNonisolated:
+            "@DelegateProxy(concurrent: true) is for a protocol that is neither @MainActor nor Sendable, nor refines "
+                + "@DelegateProxy protocols: a Sendable protocol's proxy is concurrent already, and a @MainActor one's "
+                + "runs on the main actor; remove 'concurrent: true'"
+        case .twoSuperclasses(let superclass, let base):
+            "@DelegateProxy(superclass: \(superclass).self) and 'where Self: \(base)' both name the proxy's superclass: "
+                + "keep one"
         case .defaultExpressionNotLiteral:
             "@DelegateDefault(expression:) takes the expression as a string literal, type-checked in the method: "
                 + "write @DelegateDefault(expression: \"String(name.prefix(1))\")"

@@ -113,23 +113,14 @@ extension ProxyGenerator {
                 \(access)static let \(witnessesName(requirement)): [FastDelegates.Message<\(requirement.inputType), \(requirement.outputType)>] = [\(requirement.memberName)] + \(parentsMessages(literal(requirement.selector), requirement.memberName))
             """
         }
-        let cases = Dictionary(grouping: proto.requirements, by: \.selector).sorted { $0.key < $1.key }.map {
-            selector, requirements in
-            let members = requirements.map { requirement in
-                "if let own = \(requirement.memberName) as? FastDelegates.Message<Input, Output> { found.append(own) }"
-            }
-            return "\n        case \(literal(selector)):\n            " + members.joined(separator: "\n            ")
-        }
-        let inherited = proto.parents.isEmpty ? "[]" : parentsMessages("selector", "message")
+        let own = proto.requirements.map { "(\(literal($0.selector)), \($0.memberName))" }
+        let inherited = proto.parents.isEmpty ? "" : parentsMessages("selector", "message") + " + "
         let body =
-            cases.isEmpty
-            ? "return \(inherited)"
+            own.isEmpty
+            ? "return \(proto.parents.isEmpty ? "[]" : parentsMessages("selector", "message"))"
             : """
-            var found: [FastDelegates.Message<Input, Output>] = \(inherited)
-                    switch selector {\(cases.joined())
-                    default: break
-                    }
-                    return found
+            let own: [(selector: String, message: Any)] = [\(own.joined(separator: ", "))]
+                    return \(inherited)own.compactMap { $0.selector == selector ? $0.message as? FastDelegates.Message<Input, Output> : nil }
             """
         return """
             \(proto.parents.isEmpty ? "" : witnesses.joined())

@@ -9,6 +9,19 @@ struct ProxyGenerator {
     /// `#sourceLocation(file:line:)` of each computed default's attribute, by requirement member
     /// name: an error in the expression points there.
     var defaultLocations: [String: String] = [:]
+    /// The class of `@DelegateProxy(superclass: NSObject.self)`, which the proxy subclasses.
+    var superclass: String?
+
+    /// For `@DelegateProxy(concurrent: true)` on a nonisolated protocol: the proxy is `Sendable`,
+    /// over `ConcurrentDelegateChain`, and takes `Sendable` listeners only (their responder from
+    /// the protocol's `where Self: Sendable` extension).
+    var listenerConstraint = ""
+    var listenerResponderName: String { listenerConstraint.isEmpty ? proto.responderName : sendableResponderName }
+    /// `urlSessionDelegateSendableResponder`: a `Sendable` conformer's `AnySendableResponder`.
+    var sendableResponderName: String { String(proto.responderName.dropLast("Responder".count)) + "SendableResponder" }
+
+    /// What the proxy subclasses: `superclass:`, or the class of `where Self: Base`.
+    var proxySuperclass: String? { superclass ?? proto.baseClass }
 
     var access: String { proto.access }
     var isMainActor: Bool { proto.isolation == .mainActor }
@@ -148,7 +161,7 @@ struct ProxyGenerator {
             let value = isPrepared ? "FastDelegates.PreparedMessage(requirement: \(message))" : message
             return "\n    private let \(messageCopyName(requirement)) = \(value)"
         }
-        let superclass = proto.baseClass.map { "\($0), " } ?? ""
+        let superclass = proxySuperclass.map { "\($0), " } ?? ""
         // Listeners of one class share one set of handlers, whoever's responder built them.
         let responderCache = responderCacheType
 
@@ -173,7 +186,7 @@ struct ProxyGenerator {
                 /// A proxy with no listeners, whose void requirements reach every listener (`.nonBreaking`)
                 /// or only the first that responds (`.breaking`).
                 \(raw: access)init(mode: \(raw: chainType).Mode = .nonBreaking) {
-                    \(raw: chainName) = \(raw: chainType)(mode: mode)\(raw: proto.baseClass == nil ? "" : "\n        super.init()")
+                    \(raw: chainName) = \(raw: chainType)(mode: mode)\(raw: proxySuperclass == nil ? "" : "\n        super.init()")
                 }
             \(raw: forwardingMembers)
 
@@ -182,9 +195,9 @@ struct ProxyGenerator {
                 /// (it could only send each message into itself again): adding it does nothing.
                 /// - Returns: a token whose `cancel()` removes the listener.
                 @discardableResult
-                \(raw: access)func add(_ listener: any \(raw: proto.name), retention: FastDelegates.Retention = .weak) -> \(raw: tokenType) {
+                \(raw: access)func add\(raw: listenerConstraint.isEmpty ? "(_ listener: any \(proto.name)" : "<Listener: \(proto.name)\(listenerConstraint)>(_ listener: Listener"), retention: FastDelegates.Retention = .weak) -> \(raw: tokenType) {
                     if listener === self { return \(raw: tokenType)() }
-                    return \(raw: chainName).add(_responders.shared(listener.\(raw: proto.responderName)), retention: retention)
+                    return \(raw: chainName).add(_responders.shared(listener.\(raw: listenerResponderName)), retention: retention)
                 }
 
                 /// Removes `listener`; it receives nothing more, even from a send already running.

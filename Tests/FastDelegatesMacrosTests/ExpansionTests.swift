@@ -38,28 +38,10 @@ struct ExpansionTests {
                     public static func _restatedMessages<Input, Output>(
                         of selector: String, as message: FastDelegates.Message<Input, Output>
                     ) -> [FastDelegates.Message<Input, Output>] {
-                        var found: [FastDelegates.Message<Input, Output>] = []
-                        switch selector {
-                        case "scrollViewDidScroll(_:)":
-                            if let own = scrollViewDidScroll as? FastDelegates.Message<Input, Output> {
-                                found.append(own)
-                            }
-                        case "scrollViewShouldBeginEditing()":
-                            if let own = scrollViewShouldBeginEditing as? FastDelegates.Message<Input, Output> {
-                                found.append(own)
-                            }
-                        case "scrollViewShouldScrollToTop()":
-                            if let own = scrollViewShouldScrollToTop as? FastDelegates.Message<Input, Output> {
-                                found.append(own)
-                            }
-                        case "viewForZooming()":
-                            if let own = viewForZooming as? FastDelegates.Message<Input, Output> {
-                                found.append(own)
-                            }
-                        default:
-                            break
+                        let own: [(selector: String, message: Any)] = [("scrollViewDidScroll(_:)", scrollViewDidScroll), ("scrollViewShouldScrollToTop()", scrollViewShouldScrollToTop), ("viewForZooming()", viewForZooming), ("scrollViewShouldBeginEditing()", scrollViewShouldBeginEditing)]
+                        return own.compactMap {
+                            $0.selector == selector ? $0.message as? FastDelegates.Message<Input, Output> : nil
                         }
-                        return found
                     }
                 }
 

@@ -163,11 +163,10 @@ struct ShapeGenerationTests {
         #expect(
             expanded.contains(
                 "FastDelegates.RequirementDefaults.declinesAny(ChildDelegateMessages._answerWitnesses, self)"))
+        #expect(expanded.contains("let own: [(selector: String, message: Any)] = [(\"answer()\", answer)]"))
         #expect(
             expanded.contains(
-                "var found: [FastDelegates.Message<Input, Output>] = BaseDelegateMessages._restatedMessages(of: selector, as: message)"
-            ))
-        #expect(expanded.contains("if let own = answer as? FastDelegates.Message<Input, Output> {"))
+                "return BaseDelegateMessages._restatedMessages(of: selector, as: message) + own.compactMap {"))
     }
 
     @Test("Shapes behind type aliases: completion handlers by name or marker, Optionals by @DelegateDefault(nil)")
@@ -238,6 +237,74 @@ struct ShapeGenerationTests {
                 "default: IndexDelegateMessages._sectionIndexTitleForSectionNameAtDefault(name, index))"))
         #expect(
             expanded.contains("return IndexDelegateMessages._sectionIndexTitleForSectionNameAtDefault(name, index)"))
+    }
+
+    @Test("@DelegateProxy(superclass:): the proxy subclasses the class and calls its init()")
+    func superclass() {
+        let (expanded, diagnostics) = expand(
+            """
+            @DelegateProxy(superclass: NSObject.self)
+            protocol TransferDelegate: AnyObject, Sendable {
+                func didFinish(_ id: Int)
+            }
+            """)
+        #expect(diagnostics.isEmpty)
+        #expect(
+            expanded.contains(
+                "final class TransferDelegateProxy: NSObject, TransferDelegate, FastDelegates.ConcurrentDelegateForwarding {"
+            ))
+        #expect(expanded.contains("super.init()"))
+
+        let (rejected, twoClasses) = expand(
+            """
+            @DelegateProxy(superclass: NSObject.self)
+            protocol ViewDelegate where Self: BaseView {
+                func didLayout()
+            }
+            """)
+        #expect(
+            twoClasses.map(\.message) == [
+                "@DelegateProxy(superclass: NSObject.self) and 'where Self: BaseView' both name the proxy's superclass: keep one"
+            ])
+        #expect(!rejected.contains("extension ViewDelegate"))
+    }
+
+    @Test("@DelegateProxy(concurrent: true): a Sendable proxy over ConcurrentDelegateChain taking Sendable listeners")
+    func concurrent() {
+        let (expanded, diagnostics) = expand(
+            """
+            @DelegateProxy(concurrent: true)
+            protocol FrameDelegate: AnyObject {
+                func didUpdate(_ frame: Int)
+            }
+            """)
+        #expect(diagnostics.isEmpty)
+        #expect(expanded.contains("enum FrameDelegateMessages: FastDelegates.NonisolatedProxyMessages {"))
+        #expect(
+            expanded.contains(
+                "final class FrameDelegateProxy: FrameDelegate, FastDelegates.ConcurrentDelegateForwarding {"))
+        #expect(expanded.contains("let chain: FastDelegates.ConcurrentDelegateChain"))
+        #expect(
+            expanded.contains(
+                "func add<Listener: FrameDelegate & Sendable>(_ listener: Listener, retention: FastDelegates.Retention = .weak) -> FastDelegates.ConcurrentDelegateToken {"
+            ))
+        #expect(expanded.contains("_responders.shared(listener.frameDelegateSendableResponder)"))
+        #expect(expanded.contains("extension FrameDelegate where Self: Sendable {"))
+        #expect(expanded.contains("static var frameDelegateSendableResponses: FastDelegates.SendableResponses<Self> {"))
+        // Conformers that are not Sendable keep their responder for single-thread dispatchers.
+        #expect(expanded.contains("var frameDelegateResponder: FastDelegates.AnyResponder {"))
+
+        let (_, onMainActor) = expand(
+            """
+            @DelegateProxy(concurrent: true)
+            @MainActor protocol ViewDelegate: AnyObject {
+                func didLayout()
+            }
+            """)
+        #expect(onMainActor.count == 1)
+        #expect(
+            onMainActor.first?.message.hasPrefix("@DelegateProxy(concurrent: true) is for a protocol that is neither")
+                == true)
     }
 }
 #endif

@@ -34,6 +34,28 @@
 @attached(extension, names: arbitrary)
 public macro DelegateProxy() = #externalMacro(module: "FastDelegatesMacros", type: "DelegateProxyMacro")
 
+/// `@DelegateProxy`, whose generated proxy subclasses `superclass`, which needs an accessible
+/// `init()`: `@DelegateProxy(superclass: NSObject.self)` makes the proxy an `NSObject`, so that it
+/// can also conform to a Foundation delegate protocol that refines `NSObjectProtocol`
+/// (`extension URLSessionDataDelegateProxy: Foundation.URLSessionDataDelegate {}`), and fill that
+/// slot. See <doc:DelegateProxies>.
+@attached(peer, names: suffixed(Messages), suffixed(Proxy))
+@attached(extension, names: arbitrary)
+public macro DelegateProxy(superclass: AnyObject.Type) =
+    #externalMacro(module: "FastDelegatesMacros", type: "DelegateProxyMacro")
+
+/// `@DelegateProxy` for a protocol that is neither `@MainActor` nor `Sendable`, whose proxy a
+/// framework's queue and the main thread share: with `concurrent: true`, the proxy is `Sendable`,
+/// over a ``ConcurrentDelegateChain`` (sends from any thread, no lock; `remove` waits for running
+/// calls), and its `add` takes `Sendable` listeners only, registered with `@Sendable` handlers
+/// (the protocol's `…SendableResponder`). A listener whose state is not `Sendable` does not
+/// compile; one isolated to an actor cannot witness the protocol's nonisolated requirements. See
+/// <doc:DelegateProxies>.
+@attached(peer, names: suffixed(Messages), suffixed(Proxy))
+@attached(extension, names: arbitrary)
+public macro DelegateProxy(concurrent: Bool, superclass: AnyObject.Type? = nil) =
+    #externalMacro(module: "FastDelegatesMacros", type: "DelegateProxyMacro")
+
 /// What a `@DelegateProxy` proxy answers for this requirement when no listener responds.
 ///
 /// Required on a requirement with a non-`Optional` answer (unless it has

@@ -32,20 +32,10 @@ enum BenchScrollDelegateMessages: FastDelegates.NonisolatedProxyMessages {
     static func _restatedMessages<Input, Output>(
         of selector: String, as message: FastDelegates.Message<Input, Output>
     ) -> [FastDelegates.Message<Input, Output>] {
-        var found: [FastDelegates.Message<Input, Output>] = []
-        switch selector {
-        case "firstResponder(_:)":
-            if let own = firstResponder as? FastDelegates.Message<Input, Output> {
-                found.append(own)
-            }
-        case "scrollTick(_:)":
-            if let own = scrollTick as? FastDelegates.Message<Input, Output> {
-                found.append(own)
-            }
-        default:
-            break
+        let own: [(selector: String, message: Any)] = [("scrollTick(_:)", scrollTick), ("firstResponder(_:)", firstResponder)]
+        return own.compactMap {
+            $0.selector == selector ? $0.message as? FastDelegates.Message<Input, Output> : nil
         }
-        return found
     }
 }
 

@@ -20,6 +20,7 @@ let allVariants: [Variant] = [
     ProxyVariant.handWritten,
     ProxySparseVariant.variant,
     ConcurrentVariant.weak,
+    ConcurrentProxyVariant.variant,
     ConcurrentVariant.twoThreadsShared,
     ConcurrentVariant.twoThreadsSeparate,
     PureSwiftProxyVariant.variant,
