@@ -105,9 +105,8 @@ public enum AsyncRequirement {
         _ chain: DelegateChain, _ message: PreparedMessage<Input, AsyncCall<Void, Failure>>, _ input: Input,
         isolation: isolated (any Actor)? = #isolation
     ) async throws(Failure) {
-        let calls = chain.asyncCalls { chain.forEachAnswer(to: message, input, $0) }
-        let breaking = chain.mode == .breaking
-        try await run(calls, message.message, in: chain) { _ in breaking }
+        try await everyAnswer(
+            of: chain.asyncCalls { chain.forEachAnswer(to: message, input, $0) }, message.message, in: chain)
     }
 
     /// The answers of every implementing listener, combined in order; the combination's initial
@@ -135,9 +134,8 @@ public enum AsyncRequirement {
         _ chain: DelegateChain, requirement message: Message<Input, AsyncCall<Void, Failure>>, _ input: Input,
         isolation: isolated (any Actor)? = #isolation
     ) async throws(Failure) {
-        let calls = chain.asyncCalls { chain.forEachAnswer(toRequirement: message, input, $0) }
-        let breaking = chain.mode == .breaking
-        try await run(calls, message, in: chain) { _ in breaking }
+        try await everyAnswer(
+            of: chain.asyncCalls { chain.forEachAnswer(toRequirement: message, input, $0) }, message, in: chain)
     }
 
     /// ``combining(_:_:_:_:isolation:)`` of a requirement's message, not prepared.
@@ -165,9 +163,7 @@ public enum AsyncRequirement {
         _ chain: ConcurrentDelegateChain, requirement message: Message<Input, AsyncCall<Void, Failure>>,
         _ input: Input, isolation: isolated (any Actor)? = #isolation
     ) async throws(Failure) {
-        let calls = chain.asyncCalls(message, input)
-        let breaking = chain.mode == .breaking
-        try await run(calls, message, in: chain) { _ in breaking }
+        try await everyAnswer(of: chain.asyncCalls(message, input), message, in: chain)
     }
 
     /// The answers of every implementing listener of a concurrent chain, combined in order.
@@ -191,6 +187,15 @@ public enum AsyncRequirement {
             return true
         }
         return answer
+    }
+
+    /// Awaits every one of `calls` (see `run`), or only the first in ``DelegateChain/Mode/breaking`` mode.
+    private static func everyAnswer<Input, Failure>(
+        of calls: [AsyncCall<Void, Failure>], _ message: Message<Input, AsyncCall<Void, Failure>>,
+        in chain: some AsyncRequirementChain & RequirementDispatching, isolation: isolated (any Actor)? = #isolation
+    ) async throws(Failure) {
+        let breaking = chain.mode == .breaking
+        try await run(calls, message, in: chain) { _ in breaking }
     }
 
     /// The answers of `calls` (see `run`), folded into `combination`.

@@ -34,11 +34,12 @@ public protocol ConcurrentDelegateForwarding: AnyObject, Sendable {
     var forwardingResponders: SendableResponderCache { get }
 }
 
-/// The messages namespace of a `@MainActor` `@DelegateProxy` protocol: names the types its proxy
-/// is made of, for a refining protocol that inherits its isolation without declaring it.
-public protocol MainActorProxyMessages {}
+/// What the messages namespaces of the proxies over a ``DelegateChain`` share
+/// (``MainActorProxyMessages`` and ``NonisolatedProxyMessages``): the types their proxies are
+/// made of, for a refining protocol that inherits its isolation without declaring it.
+public protocol DelegateChainProxyMessages {}
 
-extension MainActorProxyMessages {
+extension DelegateChainProxyMessages {
     /// The namespace whose isolation the protocol's descendants inherit: this one.
     public typealias ProxyIsolationRoot = Self
     /// The proxy's chain.
@@ -53,7 +54,15 @@ extension MainActorProxyMessages {
     public typealias ProxyResponses<Target: AnyObject> = Responses<Target>
 }
 
-/// The messages namespace of a `Sendable` `@DelegateProxy` protocol: see ``MainActorProxyMessages``.
+/// The messages namespace of a `@MainActor` `@DelegateProxy` protocol (see
+/// ``DelegateChainProxyMessages``).
+public protocol MainActorProxyMessages: DelegateChainProxyMessages {}
+
+/// The messages namespace of a nonisolated `@DelegateProxy` protocol (see
+/// ``DelegateChainProxyMessages``).
+public protocol NonisolatedProxyMessages: DelegateChainProxyMessages {}
+
+/// The messages namespace of a `Sendable` `@DelegateProxy` protocol: see ``DelegateChainProxyMessages``.
 public protocol SendableProxyMessages {}
 
 extension SendableProxyMessages {
@@ -69,22 +78,4 @@ extension SendableProxyMessages {
     public typealias ProxyResponder = AnySendableResponder
     /// A conformer's responses.
     public typealias ProxyResponses<Target: AnyObject> = SendableResponses<Target>
-}
-
-/// The messages namespace of a nonisolated `@DelegateProxy` protocol: see ``MainActorProxyMessages``.
-public protocol NonisolatedProxyMessages {}
-
-extension NonisolatedProxyMessages {
-    /// The namespace whose isolation the protocol's descendants inherit: this one.
-    public typealias ProxyIsolationRoot = Self
-    /// The proxy's chain.
-    public typealias ProxyChain = DelegateChain
-    /// The token of an `add`.
-    public typealias ProxyToken = DelegateToken
-    /// The handlers shared among listeners of one class.
-    public typealias ProxyResponderCache = ResponderCache
-    /// A conformer's responder.
-    public typealias ProxyResponder = AnyResponder
-    /// A conformer's responses.
-    public typealias ProxyResponses<Target: AnyObject> = Responses<Target>
 }
