@@ -80,11 +80,12 @@ struct ProxyGenerator {
             """
     }
 
-    /// For a nonisolated protocol with `async` requirements: the isolation its module gives a
+    /// For a nonisolated protocol: the isolation its module gives a
     /// nonisolated `async` function, as its requirements have it (none in default settings, the
     /// caller's with `NonisolatedNonsendingByDefault`), which a handler's call checks.
     private var requirementIsolation: String {
-        guard proto.isolation == .nonisolated, proto.requirements.contains(where: \.isAsync) else { return "" }
+        // Every nonisolated namespace: a refining protocol's `async` requirements ask its root.
+        guard proto.isolation == .nonisolated else { return "" }
         return """
 
 
@@ -352,21 +353,29 @@ struct ProxyGenerator {
         let tries = requirement.failureType == nil ? "" : "try "
         let signature =
             "(me) async\(requirement.failureType.map { " throws(\($0))" } ?? "") -> \(requirement.answerType) in"
-        guard proto.isolation == .nonisolated else {
+        // The namespace that knows where the requirements run: this protocol's, or for one that
+        // inherits its isolation, its root's.
+        let probe: String
+        switch proto.isolation {
+        case .nonisolated: probe = proto.qualifiedMessagesName
+        case .inherited: probe = isolationRoot
+        case .mainActor, .sendable:
             return "FastDelegates.AsyncCall(me) { \(signature) \(tries)await \(call) }"
         }
-        // One non-`Sendable` tuple, so that no part of it is a `Sendable` value marked for nothing.
-        let (unchecked, uncheckedCall) =
+        let (arguments, uncheckedCall) =
             requirement.parameters.isEmpty
-            ? ("me = me", call)
-            : ("call = (me, input)", "call.0.\(requirement.name)(\(arguments(of: requirement, input: "call.1")))")
+            ? ("me", "call.value.\(requirement.name)()")
+            : (
+                "(me, input)",
+                "call.value.0.\(requirement.name)(\(self.arguments(of: requirement, input: "call.value.1")))"
+            )
         return """
             FastDelegates.AsyncCall(me) { \(signature)
                             if let caller = (#isolation) {
                                 await FastDelegates.NonisolatedRequirementCall.verify(
-                                    caller, \(proto.qualifiedMessagesName)._requirementIsolation(), \(literal(proto.name + "." + requirement.selector)))
+                                    caller, \(probe)._requirementIsolation(), \(literal(proto.name + "." + requirement.selector)))
                             }
-                            nonisolated(unsafe) let \(unchecked)
+                            let call = FastDelegates.NonisolatedRequirementCall.Arguments(\(arguments))
                             return \(tries)await \(uncheckedCall)
                         }
             """

@@ -137,12 +137,8 @@ struct FoundationSlotTests {
     @Test("A real XMLParser parses a real document into three listeners through one proxy")
     func xmlParser() {
         let proxy = ParserEventsProxy()
-        let titles = TitleCollector()
-        let counter = ElementCounter()
-        let errors = ErrorRecorder()
-        proxy.add(titles)
-        proxy.add(counter)
-        proxy.add(errors)
+        let (titles, counter, errors) = (TitleCollector(), ElementCounter(), ErrorRecorder())
+        for listener in [titles, counter, errors] as [any ParserEvents] { proxy.add(listener) }
         let parser = XMLParser(data: Data(Self.feed.utf8))
         parser.delegate = proxy
         #expect(parser.parse())

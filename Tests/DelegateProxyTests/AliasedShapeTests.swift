@@ -66,12 +66,8 @@ struct AliasedShapeTests {
         var results: [Int?] = []
         proxy.load(1) { results.append($0) }
         #expect(results == [nil])
-        let bystander = AliasedBystander()
-        let first = AliasedLoader()
-        let second = AliasedLoader()
-        proxy.add(bystander)
-        proxy.add(first)
-        proxy.add(second)
+        let (bystander, first, second) = (AliasedBystander(), AliasedLoader(), AliasedLoader())
+        for listener in [bystander, first, second] as [any AliasedLoaderDelegate] { proxy.add(listener) }
         proxy.load(4) { results.append($0) }
         #expect(results == [nil, 8])
         #expect(first.loads == 1)

@@ -76,6 +76,21 @@ final class NoteCenterHost {
     }
 }
 
+/// A refining protocol that inherits the nonisolated isolation, with `async` requirements of its own.
+@DelegateProxy
+protocol NoteArchiveDelegate: NoteCenterDelegate {
+    func didArchive(_ note: PresentedNote) async throws(PresentationError)
+}
+
+final class NoteArchiver: NoteArchiveDelegate {
+    var archived: [Int] = []
+    func didArchive(_ note: PresentedNote) async throws(PresentationError) {
+        await Task.yield()
+        if note.id < 0 { throw PresentationError(id: note.id) }
+        archived.append(note.id)
+    }
+}
+
 /// `async throws(E)` on a `@MainActor` and a `Sendable` protocol.
 @DelegateProxy
 @MainActor protocol TypedAsyncMainActorDelegate: AnyObject {
@@ -113,6 +128,20 @@ struct NonisolatedAsyncTests {
         // The receiver declined `willPresent` and lost its handler; the listener answers still.
         #expect(await host.deliver(6).presentation == 106)
         #expect(host.receiver.received == [50, 60])
+    }
+
+    @Test("A refining protocol that inherits nonisolated isolation: its async requirements too")
+    func inherited() async throws {
+        let proxy = NoteArchiveDelegateProxy()
+        let archiver = NoteArchiver()
+        let receiver = NoteReceiver()
+        proxy.add(receiver)
+        proxy.add(archiver)
+        try await proxy.didArchive(PresentedNote(4))
+        await proxy.didReceive(PresentedNote(2))
+        #expect(archiver.archived == [4])
+        #expect(receiver.received == [20])
+        await #expect(throws: PresentationError(id: -1)) { try await proxy.didArchive(PresentedNote(-1)) }
     }
 
     @Test("A nonisolated protocol's typed error reaches the caller as its type")

@@ -205,8 +205,8 @@ struct ShapeGenerationTests {
         #expect(expanded.contains("if let caller = (#isolation) {"))
         #expect(
             expanded.contains("caller, NoteDelegateMessages._requirementIsolation(), \"NoteDelegate.present(_:at:)\")"))
-        #expect(expanded.contains("nonisolated(unsafe) let call = (me, input)"))
-        #expect(expanded.contains("return try await call.0.present(call.1.0, at: call.1.1)"))
+        #expect(expanded.contains("let call = FastDelegates.NonisolatedRequirementCall.Arguments((me, input))"))
+        #expect(expanded.contains("return try await call.value.0.present(call.value.1.0, at: call.value.1.1)"))
         #expect(expanded.contains("static func _requirementIsolation() async -> (any Actor)? {"))
         #expect(expanded.contains("FastDelegates.AsyncCall(me) { (me) async throws(PageError) -> Void in"))
         #expect(expanded.contains("try await me.load(input)"))
