@@ -1,10 +1,13 @@
 import CDispatchTable
 import Synchronization
 
-// The sends of a `@DelegateProxy` protocol's requirements through a concurrent chain: each call
-// checks its handler's status (one atomic load and a branch per responder), so that a listener
-// that does not implement the requirement is asked once and then skipped; the first send that
-// finds it declining also takes its handler out of its registration.
+// The sends of a `@DelegateProxy` protocol's requirements through a concurrent chain. The
+// snapshot records, per message, whether all its handlers were verified when it was built: then
+// a send is a plain send. Otherwise the send checks each handler's status (one atomic load and a
+// branch per responder), so that a listener that does not implement the requirement is asked once
+// and then skipped; the first send that finds it declining takes its handler out of its
+// registration, and the first that verifies the last unverified handler publishes a snapshot
+// that records it.
 
 extension ConcurrentDelegateChain: RequirementDispatching {
     /// Calls the live listeners that implement a requirement in order with `input`, handing each
@@ -12,14 +15,59 @@ extension ConcurrentDelegateChain: RequirementDispatching {
     /// ``forEachAnswer(to:_:_:)``; a declined one is skipped; an unverified one is asked (see
     /// ``RequirementDispatching``), and dropped from its registration after the walk if it declines.
     /// - Returns: whether `body` stopped the walk.
-    @inlinable
+    /// - Complexity: once every handler of the requirement is verified, that of
+    ///   ``forEachAnswer(to:_:_:)``.
+    @inlinable @inline(__always)
     public func forEachAnswer<Input, Output>(
+        toRequirement message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool
+    ) -> Bool {
+        if !observed.load(ordering: .relaxed) {
+            var stopped = false
+            let walked = dispatchVerified(message) { target, handler in
+                stopped = body(handler.body(target, input))
+                return stopped
+            }
+            if walked { return stopped }
+        }
+        return forEachAnswerChecking(toRequirement: message, input, body)
+    }
+
+    /// `dispatch(_:_:)` if every handler of `message` was verified when the published snapshot
+    /// was built; else nothing.
+    /// - Returns: whether it walked the responders.
+    @inlinable @inline(__always)
+    func dispatchVerified<Input, Output>(
+        _ message: Message<Input, Output>, _ body: (AnyObject, Handler<Input, Output>) -> Bool
+    ) -> Bool {
+        let dispatch = enterConcurrentDispatch(readSide, cell: cell)
+        let sawDead = dispatch.record._withUnsafeGuaranteedRef { record -> Bool? in
+            cell.load()._withUnsafeGuaranteedRef { snapshot in
+                guard snapshot.isVerified(message.id) else { return nil }
+                return snapshot.forEachResponder(
+                    of: message, record: record, level: dispatch.level, readSide: readSide, body)
+            }
+        }
+        leaveConcurrentDispatch(readSide, dispatch, cell: cell)
+        guard let sawDead else { return false }
+        if sawDead || needsSweep.load(ordering: .relaxed) {
+            needsSweep.store(true, ordering: .relaxed)
+            sweepIfUncontended()
+        }
+        return true
+    }
+
+    /// ``forEachAnswer(toRequirement:_:_:)`` while some handler of the requirement is not known
+    /// to be verified, or something observes the chain: the walk that checks each handler's
+    /// status. Out of line, so that the sends that skip it stay small.
+    @inlinable @inline(never)
+    func forEachAnswerChecking<Input, Output>(
         toRequirement message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool
     ) -> Bool {
         let seenAfter = observed.load(ordering: .relaxed) ? notifyObservers(message, input) : false
         var answer: Output?
         var stopped = false
         var declined: [AnyObject] = []
+        var verifiedSome = false
         dispatch(message) { target, handler in
             let output: Output
             switch handler.status {
@@ -34,6 +82,7 @@ extension ConcurrentDelegateChain: RequirementDispatching {
                     return false
                 }
                 handler.status = .verified
+                verifiedSome = true
                 output = asked
             }
             if seenAfter, answer == nil { answer = output }
@@ -41,8 +90,28 @@ extension ConcurrentDelegateChain: RequirementDispatching {
             return stopped
         }
         if seenAfter { notifyObserversAfterResponders(message, Invocation(input: input, answer: answer)) }
-        if !declined.isEmpty { dropDeclined(message.id, of: declined) }
+        if !declined.isEmpty {
+            dropDeclined(message.id, of: declined)
+        } else if verifiedSome {
+            publishVerified(message.id)
+        }
         return stopped
+    }
+
+    /// Publishes a new snapshot if every handler of `message` in the published one is now
+    /// verified although it was built with some unverified: the sends that follow skip the
+    /// status checks. Through the chain's mutex, once per requirement and change of the chain.
+    @usableFromInline
+    func publishVerified(_ message: UInt32) {
+        let published = locked { state -> Bool in
+            let verified = cell.published._withUnsafeGuaranteedRef { $0.isVerifiedSinceBuilt(message) }
+            if verified {
+                var garbage = Garbage()
+                publish(&state, garbage: &garbage)
+            }
+            return verified
+        }
+        if published { reclaimRetired() }
     }
 
     /// Takes the declined handler of `message` out of each of `targets`' registrations, through

@@ -34,4 +34,11 @@ extension ConcurrentDelegateChain {
         leaveConcurrentDispatch(readSide, dispatch, cell: cell)
         return count
     }
+
+    /// Whether the published snapshot records every handler of `message` as verified (its
+    /// requirement sends skip the status checks), for tests.
+    func isVerifiedForTesting<Input, Output>(_ message: Message<Input, Output>) -> Bool {
+        let id = message.id
+        return locked { _ in cell.published._withUnsafeGuaranteedRef { $0.isVerified(id) } }
+    }
 }

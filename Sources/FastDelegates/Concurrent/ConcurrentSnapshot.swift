@@ -19,8 +19,9 @@ final class ConcurrentSnapshot: @unchecked Sendable {
     // Sound: immutable once `init` returns (every stored property is a `let` of immutable
     // values). Its entries name registrations, handlers and targets unretained, and `owners`
     // keeps each alive for the snapshot's life; a thread reads it only inside a dispatch that
-    // announced itself before loading it, and the read side releases a retired snapshot only
-    // once no such dispatch can still run (see `SnapshotCell` and `ReadSide`). The registrations
+    // announced itself before loading it, or under the chain's mutex while it is the published
+    // one (only the mutex's holder displaces it), and the read side releases a retired snapshot
+    // only once no such dispatch can still run (see `SnapshotCell` and `ReadSide`). The registrations
     // it reaches are `Sendable`; the handlers it calls are `@Sendable` (`SendableResponses`), and
     // the targets it hands them are `Sendable` (every registration requires `AnyObject & Sendable`).
 
@@ -37,6 +38,12 @@ final class ConcurrentSnapshot: @unchecked Sendable {
     @usableFromInline let mask: Int
     /// 64 - log2(bucket count), for `cdt_home_bucket`.
     @usableFromInline let shift: UInt32
+    /// The messages with a handler that was not verified when the snapshot was built (see
+    /// ``RequirementDispatching``), usually none: the sends of a requirement not listed here
+    /// call its handlers as a plain send does.
+    @usableFromInline let unverified: ContiguousArray<UInt32>
+    /// Bit `id % 64` set for each id in `unverified`: a clear bit answers in O(1).
+    @usableFromInline let unverifiedBits: UInt64
     /// One strong reference to every object an entry names.
     let owners: [AnyObject]
 
@@ -88,11 +95,15 @@ final class ConcurrentSnapshot: @unchecked Sendable {
         pairs.reserveCapacity(total)
         var owners: [AnyObject] = []
         owners.reserveCapacity(total + registrations.count * 2)
+        var unverified: ContiguousArray<UInt32> = []
         for registration in registrations {
             let strong = registration.strongTarget
             owners.append(registration)
             if let strong { owners.append(strong) }
-            for (_, handler) in registration.responses {
+            for (message, handler) in registration.responses {
+                // Read once: a handler leaves `.verified` only when an `async` call finds its
+                // listener declining, and `dropDeclined` then publishes a snapshot without it.
+                if handler.status != .verified && !unverified.contains(message) { unverified.append(message) }
                 owners.append(handler)
                 pairs.append(
                     ConcurrentEntry(
@@ -106,6 +117,8 @@ final class ConcurrentSnapshot: @unchecked Sendable {
         entries = ContiguousArray(order.lazy.map { pairs[$0] })
         self.mask = mask
         self.shift = shift
+        self.unverified = unverified
+        unverifiedBits = unverified.reduce(0) { $0 | Self.bit(of: $1) }
         self.owners = owners
     }
 
@@ -130,6 +143,29 @@ final class ConcurrentSnapshot: @unchecked Sendable {
                 bucket = (bucket &+ 1) & mask
             }
         }
+    }
+
+    /// Whether every handler of `message` was verified when this snapshot was built.
+    /// - Complexity: O(1), unless an unverified message's id is `message`'s modulo 64: then
+    ///   O(unverified messages).
+    @inlinable @inline(__always)
+    func isVerified(_ message: UInt32) -> Bool {
+        unverifiedBits & Self.bit(of: message) == 0 || !unverified.contains(message)
+    }
+
+    /// `message`'s bit in `unverifiedBits`.
+    @inlinable @inline(__always)
+    static func bit(of message: UInt32) -> UInt64 {
+        1 &<< UInt64(message & 63)
+    }
+
+    /// Whether `message`'s handlers, not all verified when this snapshot was built, all are now:
+    /// a snapshot built now would let its sends skip the status checks.
+    func isVerifiedSinceBuilt(_ message: UInt32) -> Bool {
+        !isVerified(message)
+            && entries[responders(of: message)].allSatisfy {
+                $0.handler._withUnsafeGuaranteedRef { $0.status == .verified }
+            }
     }
 
     /// Calls `body` with each live, not removed responder of `message` in order, until it

@@ -56,6 +56,12 @@ final class SnapshotCell: Sendable {
         current.load(ordering: .acquiring)
     }
 
+    /// The current snapshot, unretained, for the writer: valid until it publishes another.
+    /// - Precondition: the caller may publish (it holds the chain's mutex).
+    var published: Unmanaged<ConcurrentSnapshot> {
+        current.load(ordering: .relaxed)
+    }
+
     /// Publishes `snapshot` and retires the one it displaces (released by `reclaim` once no
     /// dispatch can be reading it). Only one thread at a time may call this (the chain's mutex).
     func publish(_ snapshot: ConcurrentSnapshot, readSide: ReadSide) {

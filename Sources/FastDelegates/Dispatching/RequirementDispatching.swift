@@ -29,7 +29,10 @@
 /// A proxy prepares its own requirements' messages (``PreparedMessage/init(requirement:)``):
 /// a send whose responders are all verified is then an ordinary ``PreparedMessage`` send, one
 /// compare while the table is unchanged, then the walk. Only the send that follows a change of
-/// the table looks at the handlers' statuses, out of line.
+/// the table looks at the handlers' statuses, out of line. A ``ConcurrentDelegateChain``'s
+/// snapshot records, for each message, whether its handlers were all verified when it was built:
+/// a send of a requirement whose handlers were is an ordinary send, and the send that verifies
+/// the last of them publishes a snapshot that records it.
 public protocol RequirementDispatching: AnyObject {
     /// Whether a void requirement reaches every implementing listener or only the first.
     var mode: DelegateChain.Mode { get }
@@ -47,10 +50,14 @@ extension RequirementDispatching {
     /// Sends a requirement's void message: every live listener that implements it, in order, or
     /// only the first of them in ``DelegateChain/Mode/breaking`` mode.
     /// - Complexity: O(1) expected to find the listeners, then one status check and call each.
-    @inlinable
+    @inlinable @inline(__always)
     public func send<Input>(requirement message: Message<Input, Void>, _ input: Input) {
-        let breaking = mode == .breaking
-        _ = forEachAnswer(toRequirement: message, input) { _ in breaking }
+        // Two walks, so that neither tests the mode for each listener.
+        if mode == .breaking {
+            _ = forEachAnswer(toRequirement: message, input) { _ in true }
+        } else {
+            _ = forEachAnswer(toRequirement: message, input) { _ in false }
+        }
     }
 
     /// Sends to the first live listener that implements a requirement, whatever the chain's
