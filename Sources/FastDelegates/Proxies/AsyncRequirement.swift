@@ -327,10 +327,7 @@ extension ConcurrentDelegateChain: AsyncRequirementChain {
 
     func stillImplements<Input, Output>(_ message: Message<Input, Output>, _ target: AnyObject) -> Bool {
         let request = Unchecked(target)
-        return locked { state in
-            guard let handler = state.list.lookup(request.value).live?.responses[message.id] else { return false }
-            return handler.status != .declined
-        }
+        return locked { state in Self.implementingRegistration(of: message.id, request.value, in: &state) != nil }
     }
 
     /// Counts the call in its registration under the chain's mutex, where removals unregister:
@@ -340,12 +337,23 @@ extension ConcurrentDelegateChain: AsyncRequirementChain {
     {
         let request = Unchecked(target)
         return locked { state -> ConcurrentRegistration? in
-            guard let registration = state.list.lookup(request.value).live,
-                let handler = registration.responses[message.id], handler.status != .declined
-            else { return nil }
+            guard let registration = Self.implementingRegistration(of: message.id, request.value, in: &state) else {
+                return nil
+            }
             registration.asyncCalls += 1
             return registration
         }
+    }
+
+    /// `target`'s registration, if it is live in the chain with a handler of `message` not known to
+    /// decline. Under the chain's mutex.
+    private static func implementingRegistration(of message: UInt32, _ target: AnyObject, in state: inout State)
+        -> ConcurrentRegistration?
+    {
+        guard let registration = state.list.lookup(target).live, let handler = registration.responses[message],
+            handler.status != .declined
+        else { return nil }
+        return registration
     }
 
     func endCall(_ registration: ConcurrentRegistration) {
