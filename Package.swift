@@ -166,6 +166,14 @@ let package = Package(
             path: "Tests/Fixtures/DefaultMainActorFixture",
             swiftSettings: [.defaultIsolation(MainActor.self)]
         ),
+        // A module compiled with `NonisolatedNonsendingByDefault`, whose nonisolated protocol's
+        // `async` requirements run on their caller's isolation (with the `Macros` trait).
+        .target(
+            name: "NonsendingFixture",
+            dependencies: ["FastDelegates"],
+            path: "Tests/Fixtures/NonsendingFixture",
+            swiftSettings: [.enableUpcomingFeature("NonisolatedNonsendingByDefault")]
+        ),
         // What `@DelegateProxy` expands to and what it rejects (with the `Macros` trait; debug only:
         // a release build of swift-syntax takes minutes).
         .testTarget(
@@ -182,7 +190,7 @@ let package = Package(
         // The generated proxies at run time (compiled with the `Macros` trait: `swift test --traits Macros`).
         .testTarget(
             name: "DelegateProxyTests",
-            dependencies: ["FastDelegates", "ProxyFixture", "DefaultMainActorFixture"]
+            dependencies: ["FastDelegates", "ProxyFixture", "DefaultMainActorFixture", "NonsendingFixture"]
         ),
         // The examples, as a dependent package writes them in Swift 6: each Objective-C seed's
         // scenario rebuilt on a small @MainActor host type, @MainActor targets on every

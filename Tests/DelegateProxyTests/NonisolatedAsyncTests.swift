@@ -1,5 +1,6 @@
 #if Macros
 import FastDelegates
+import NonsendingFixture
 import Testing
 
 // `async` requirements in default Swift 6 settings, for a protocol that is neither `@MainActor`
@@ -187,17 +188,67 @@ struct NonisolatedAsyncTests {
         }
     }
 
-    @Test("The handlers' check: a caller on an actor other than the requirements' stops with a clear error")
-    func callerCheck() async {
-        // With `NonisolatedNonsendingByDefault`, the requirements run on the caller's actor: it passes.
-        NonisolatedRequirementCall.verify(MainActor.shared, MainActor.shared, "P.f()")
-        // In default settings they run on none (what `_requirementIsolation()` answers here).
-        #expect(await NoteCenterDelegateMessages._requirementIsolation() == nil)
+    @Test("Around the proxy, on no actor: AsyncRequirement awaits a nonisolated requirement's listeners")
+    func directSendOnNoActor() async {
+        let proxy = NoteCenterDelegateProxy()
+        let listener = NoteListener(presentation: 1)
+        proxy.add(listener)
+        await AsyncRequirement.send(proxy.chain, requirement: NoteCenterDelegateMessages.didReceive, PresentedNote(9))
+        #expect(listener.received == [9])
+    }
+
+    @Test("Around the proxy, on an actor: awaiting a nonisolated requirement stops with a clear error")
+    func directSendOnAnActor() async {
         let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-            NonisolatedRequirementCall.verify(MainActor.shared, nil, "NoteCenterDelegate.badgeCount()")
+            await NonisolatedAsyncTests.receiveOnMainActor()
         }
         let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(message.contains("NoteCenterDelegate.badgeCount() is a nonisolated async requirement"))
+        #expect(
+            message.contains(
+                "NoteCenterDelegate.didReceive(_:) is the message of a nonisolated async requirement, which runs on no actor"
+            ))
+        #expect(message.contains("not through AsyncRequirement on MainActor"))
+    }
+
+    /// Awaits `didReceive` through `AsyncRequirement` on the main actor, which holds the listener.
+    @MainActor static func receiveOnMainActor() async {
+        let proxy = NoteCenterDelegateProxy()
+        let listener = NoteListener(presentation: 1)
+        proxy.add(listener)
+        await AsyncRequirement.send(proxy.chain, requirement: NoteCenterDelegateMessages.didReceive, PresentedNote(9))
+        print("the listener was called off the main actor: \(listener.received)")
+    }
+
+    @MainActor @Test("A call made on the caller's isolation runs on it, through AsyncRequirement's decline record")
+    func callRunsOnTheCallersIsolation() async {
+        let chain = DelegateChain()
+        let target = CallerProbe()
+        let message = Message<Void, AsyncCall<Bool, Never>>("CallerProbe.ranOnMainActor")
+        chain.add(
+            target,
+            responses: Responses<CallerProbe>().on(message) { me, _ in
+                AsyncCall(me) { _ in (#isolation).map { $0 === MainActor.shared } ?? false }
+            })
+        #expect(await AsyncRequirement.first(chain, requirement: message, (), default: false))
+    }
+
+    @MainActor @Test("With NonisolatedNonsendingByDefault, the requirements run on the caller's actor")
+    func nonsendingByDefault() async throws {
+        let proxy = ArchivingInboxDelegateProxy()
+        let viewer = InboxViewer()
+        let recorder = InboxRecorder()
+        proxy.add(viewer)
+        proxy.add(recorder)
+        #expect(await proxy.inboxWillShow(InboxMessage(3)) == 6)
+        await proxy.inboxDidShow(InboxMessage(4))
+        try await proxy.inboxDidArchive(InboxMessage(5))
+        await #expect(throws: InboxError(id: -1)) { try await proxy.inboxDidArchive(InboxMessage(-1)) }
+        #expect(recorder.calls == ["willShow 3", "didShow 4", "didArchive 5"])
+        #expect(recorder.ranOnMainActor == [true, true, true])
+        #expect(viewer.shown == [4])
     }
 }
+
+/// A listener whose call reports where it ran.
+final class CallerProbe {}
 #endif

@@ -187,7 +187,7 @@ struct ShapeGenerationTests {
         #expect(expanded.contains("self.chain.send(self._countMessage, (), default: nil)"))
     }
 
-    @Test("async requirements: closures typed as declared; a nonisolated protocol's call checks its caller")
+    @Test("async requirements: closures typed as declared; a nonisolated protocol's call runs on no actor")
     func asyncShapes() {
         let (expanded, diagnostics) = expand(
             """
@@ -196,22 +196,36 @@ struct ShapeGenerationTests {
                 func present(_ note: Note, at time: Int) async throws(NoteError) -> Int?
             }
             @DelegateProxy
+            protocol ArchiveDelegate: NoteDelegate {
+                func archive(_ note: Note) async
+            }
+            @DelegateProxy
             @MainActor protocol PageDelegate: AnyObject {
                 func load(_ page: Int) async throws(PageError)
             }
             """)
         #expect(diagnostics.isEmpty)
-        #expect(expanded.contains("FastDelegates.AsyncCall(me) { (me) async throws(NoteError) -> Int? in"))
-        #expect(expanded.contains("if let caller = (#isolation) {"))
+        // Nonisolated: on no actor in default settings, on the caller's with NonisolatedNonsendingByDefault.
+        #expect(expanded.contains("#if hasFeature(NonisolatedNonsendingByDefault)"))
         #expect(
-            expanded.contains("caller, NoteDelegateMessages._requirementIsolation(), \"NoteDelegate.present(_:at:)\")"))
-        #expect(expanded.contains("let call = FastDelegates.NonisolatedRequirementCall.Arguments((me, input))"))
-        #expect(expanded.contains("return try await call.value.0.present(call.value.1.0, at: call.value.1.1)"))
-        #expect(expanded.contains("static func _requirementIsolation() async -> (any Actor)? {"))
+            expanded.contains(
+                "return FastDelegates.AsyncCall(me) { (me) async throws(NoteError) -> Int? in"
+            ))
+        #expect(
+            expanded.contains(
+                "return FastDelegates.AsyncCall(concurrent: me) { @concurrent (me) async throws(NoteError) -> Int? in"
+            ))
+        // Inherited isolation: the root's namespace makes the call.
+        #expect(
+            expanded.contains(
+                "return NoteDelegateMessages.ProxyIsolationRoot._asyncCall(me) { (me) async -> Void in"
+            ))
+        // @MainActor: on the caller's isolation, with no branch.
         #expect(expanded.contains("FastDelegates.AsyncCall(me) { (me) async throws(PageError) -> Void in"))
         #expect(expanded.contains("try await me.load(input)"))
-        // Only the nonisolated protocol's namespace has the isolation probe.
-        #expect(expanded.ranges(of: "_requirementIsolation() async").count == 1)
+        #expect(expanded.ranges(of: "try await me.present(input.0, at: input.1)").count == 2)
+        #expect(expanded.ranges(of: "await me.archive(input)").count == 2)
+        #expect(expanded.ranges(of: "#if hasFeature(NonisolatedNonsendingByDefault)").count == 2)
     }
 
     @Test("A computed default: one function of the parameters, at the attribute's location, called where a default is")

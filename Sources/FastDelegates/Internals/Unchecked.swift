@@ -8,7 +8,9 @@ struct Unchecked<Value>: @unchecked Sendable {
     // `AnySendableResponder` (`register`, `SendableResponderCache`), immutable objects with
     // `@Sendable` bodies; the array of `ReaderRecord`s, `Sendable` themselves; a send's input or
     // invocation, handed only to streams of its message id, made where `Input` is `Sendable`
-    // (`invocations(of:)`). A message id stands for one static `Input` and `Output`, `Sendable`
+    // (`invocations(of:)`); a nonisolated `async` requirement's call and listener, handed by a
+    // send that runs on no actor to a function that runs on none, and its answer back
+    // (`AsyncCall.call`). A message id stands for one static `Input` and `Output`, `Sendable`
     // alike (`Message`'s identity, `MessageIdentity`): the key holds the runtime types and, for
     // each type with a position that may hide `Sendable`, whether its declaration knew it
     // `Sendable`; where that cannot tell two static types apart, the id has one declaration, and

@@ -14,19 +14,72 @@ public final class AsyncCall<Output, Failure: Error> {
     /// The listener the call is for, while it lives.
     public private(set) weak var target: AnyObject?
 
-    /// Calls the listener's method on the caller's isolation (a listener isolated to an actor
-    /// runs its method there, as any call of it does).
-    let body: nonisolated(nonsending) (AnyObject) async throws(Failure) -> Output
+    /// Calls the listener's method.
+    let body: Body
 
-    /// A call of `body` on `target`: `AsyncCall(me) { me in await me.method(input) }`.
+    /// Where a call's body runs.
+    enum Body {
+        /// On the isolation of the send that awaits it.
+        case callerIsolated(CallerIsolatedBody)
+        /// On no actor, awaited by a send that runs on none either.
+        case concurrent(ConcurrentBody)
+    }
+
+    typealias CallerIsolatedBody = nonisolated(nonsending) (AnyObject) async throws(Failure) -> Output
+    typealias ConcurrentBody = @concurrent (AnyObject) async throws(Failure) -> Output
+
+    /// A call of `body` on `target`, on the caller's isolation (a listener isolated to an actor
+    /// runs its method there, as any call of it does): `AsyncCall(me) { me in await me.method(input) }`.
     public init<Target: AnyObject>(
         _ target: Target, _ body: nonisolated(nonsending) @escaping (Target) async throws(Failure) -> Output
     ) {
         self.target = target
         // Sound: `body` only ever receives `target` (see `AsyncRequirement.run`).
-        self.body = { (object: AnyObject) async throws(Failure) -> Output in
+        self.body = .callerIsolated { (object: AnyObject) async throws(Failure) -> Output in
             try await body(unsafeDowncast(object, to: Target.self))
         }
+    }
+
+    /// A call of `body` on `target` on no actor: the call of a nonisolated protocol's
+    /// requirement, which runs on no actor in default Swift 6 settings, as does the proxy's
+    /// method that awaits it. Such a call is awaited only by a send that runs on no actor either,
+    /// so `target` and what `body` captures stay in the awaiting task, as the compiler checks for
+    /// a direct call; a send awaited on an actor stops with a clear error instead (only a send
+    /// through ``AsyncRequirement`` directly, not through the proxy, can be).
+    public init<Target: AnyObject>(
+        concurrent target: Target, _ body: @escaping @concurrent (Target) async throws(Failure) -> Output
+    ) {
+        self.target = target
+        self.body = .concurrent { @concurrent (object: AnyObject) async throws(Failure) -> Output in
+            try await body(unsafeDowncast(object, to: Target.self))
+        }
+    }
+
+    /// Calls the listener `target` (this call's, alive) on the send's `isolation`, or on no actor.
+    func call(
+        _ target: AnyObject, _ message: some CustomStringConvertible, isolation: isolated (any Actor)?
+    ) async throws(Failure) -> Output {
+        switch body {
+        case .callerIsolated(let body):
+            return try await body(target)
+        case .concurrent(let body):
+            guard isolation == nil else {
+                fatalError(
+                    "\(message) is the message of a nonisolated async requirement, which runs on no actor: await it through its proxy's method, not through AsyncRequirement on \(isolation.map { "\(type(of: $0))" } ?? "an actor")"
+                )
+            }
+            // Sound: the send runs on no actor, so `target` and `body` (in the awaiting task's
+            // region) do not leave it: the call to a nonisolated function that the compiler
+            // allows from a nonisolated one.
+            return try await Self.callOnNoActor(Unchecked((body, target))).value
+        }
+    }
+
+    /// Calls `call`'s body with its target on no actor.
+    @concurrent private static func callOnNoActor(
+        _ call: Unchecked<(ConcurrentBody, AnyObject)>
+    ) async throws(Failure) -> Unchecked<Output> {
+        Unchecked(try await call.value.0(call.value.1))
     }
 }
 
@@ -223,8 +276,9 @@ public enum AsyncRequirement {
             let record = AsyncDeclineRecord(message: message.id, listener: ObjectIdentifier(target))
             let result: Result<Output, Failure> = await AsyncDeclineRecord.$current.withValue(record) {
                 () async -> Result<Output, Failure> in
+                // Naming `isolation` keeps the closure on it: the call runs on the send's isolation.
                 do throws(Failure) {
-                    return .success(try await call.body(target))
+                    return .success(try await call.call(target, message, isolation: isolation))
                 } catch {
                     return .failure(error)
                 }

@@ -37,12 +37,6 @@ enum BenchFrameDelegateMessages: FastDelegates.NonisolatedProxyMessages {
             $0.selector == selector ? $0.message as? FastDelegates.Message<Input, Output> : nil
         }
     }
-
-    /// The isolation a nonisolated `async` function of this module runs on, as the requirements of
-    /// ``BenchFrameDelegate`` do: what its `async` handlers check their caller against.
-    static func _requirementIsolation() async -> (any Actor)? {
-        #isolation
-    }
 }
 
 /// A ``BenchFrameDelegate`` that forwards each requirement to the listeners added to it,
