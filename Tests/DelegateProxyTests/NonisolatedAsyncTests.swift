@@ -190,11 +190,7 @@ struct NonisolatedAsyncTests {
 
     @Test("Around the proxy, on no actor: AsyncRequirement awaits a nonisolated requirement's listeners")
     func directSendOnNoActor() async {
-        let proxy = NoteCenterDelegateProxy()
-        let listener = NoteListener(presentation: 1)
-        proxy.add(listener)
-        await AsyncRequirement.send(proxy.chain, requirement: NoteCenterDelegateMessages.didReceive, PresentedNote(9))
-        #expect(listener.received == [9])
+        #expect(await Self.receiveAroundTheProxy() == [9])
     }
 
     @Test("Around the proxy, on an actor: awaiting a nonisolated requirement stops with a clear error")
@@ -210,13 +206,18 @@ struct NonisolatedAsyncTests {
         #expect(message.contains("not through AsyncRequirement on MainActor"))
     }
 
-    /// Awaits `didReceive` through `AsyncRequirement` on the main actor, which holds the listener.
-    @MainActor static func receiveOnMainActor() async {
+    /// What a listener receives of `didReceive` awaited through `AsyncRequirement` on `isolation`.
+    static func receiveAroundTheProxy(isolation: isolated (any Actor)? = #isolation) async -> [Int] {
         let proxy = NoteCenterDelegateProxy()
         let listener = NoteListener(presentation: 1)
         proxy.add(listener)
         await AsyncRequirement.send(proxy.chain, requirement: NoteCenterDelegateMessages.didReceive, PresentedNote(9))
-        print("the listener was called off the main actor: \(listener.received)")
+        return listener.received
+    }
+
+    /// ``receiveAroundTheProxy(isolation:)`` on the main actor, which holds the listener.
+    @MainActor static func receiveOnMainActor() async {
+        print("the listener was called off the main actor: \(await receiveAroundTheProxy())")
     }
 
     @MainActor @Test("A call made on the caller's isolation runs on it, through AsyncRequirement's decline record")
@@ -234,18 +235,18 @@ struct NonisolatedAsyncTests {
 
     @MainActor @Test("With NonisolatedNonsendingByDefault, the requirements run on the caller's actor")
     func nonsendingByDefault() async throws {
+        let viewer = InboxViewer(), recorder = InboxRecorder()
         let proxy = ArchivingInboxDelegateProxy()
-        let viewer = InboxViewer()
-        let recorder = InboxRecorder()
         proxy.add(viewer)
         proxy.add(recorder)
-        #expect(await proxy.inboxWillShow(InboxMessage(3)) == 6)
-        await proxy.inboxDidShow(InboxMessage(4))
-        try await proxy.inboxDidArchive(InboxMessage(5))
-        await #expect(throws: InboxError(id: -1)) { try await proxy.inboxDidArchive(InboxMessage(-1)) }
-        #expect(recorder.calls == ["willShow 3", "didShow 4", "didArchive 5"])
+        let inbox = Inbox()
+        inbox.delegate = proxy
+        #expect(await inbox.show(3) == 6)
+        try await inbox.archive(5)
+        await #expect(throws: InboxError(id: -1)) { try await inbox.archive(-1) }
+        #expect(recorder.calls == ["willShow 3", "didShow 3", "didArchive 5"])
         #expect(recorder.ranOnMainActor == [true, true, true])
-        #expect(viewer.shown == [4])
+        #expect(viewer.shown == [3])
     }
 }
 

@@ -71,12 +71,13 @@ extension DelegateChain {
     }
 
     /// A send on a chain that something observes or that forwards to a dispatcher: out of line,
-    /// so that every other send pays one flag check for both.
+    /// so that every other send pays one flag check for both. A requirement's send (`asking`)
+    /// walks with ``checkingWalk(_:_:_:)``, which asks unverified handlers.
     @inlinable @inline(never)
     func forEachAnswerObservedOrForwarding<Input, Output>(
-        to message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool
+        to message: Message<Input, Output>, _ input: Input, asking: Bool = false, _ body: (Output) -> Bool
     ) -> Bool {
-        observedWalk(message, input, body)
+        observedWalk(message, input, asking: asking, body)
     }
 
     /// The walk of `forEachAnswer`, where a forwarded message walks its target dispatcher's

@@ -118,26 +118,8 @@ extension DelegateChain: RequirementDispatching {
     public func forEachAnswer<Input, Output>(
         toRequirement message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool
     ) -> Bool {
-        if needsSlowPath { return forEachAnswerObserved(toRequirement: message, input, body) }
+        if needsSlowPath { return forEachAnswerObservedOrForwarding(to: message, input, asking: true, body) }
         return checkingWalk(message, input, body)
-    }
-
-    /// ``forEachAnswer(toRequirement:_:_:)`` on a chain that something observes or that forwards:
-    /// out of line.
-    @usableFromInline @inline(never)
-    func forEachAnswerObserved<Input, Output>(
-        toRequirement message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool
-    ) -> Bool {
-        guard let observers, observers.notifyBeforeResponders(message, input) else {
-            return checkingWalk(message, input, body)
-        }
-        var answer: Output?
-        let stopped = checkingWalk(message, input) { output in
-            if answer == nil { answer = output }
-            return body(output)
-        }
-        observers.notifyAfterResponders(message, Invocation(input: input, answer: answer))
-        return stopped
     }
 
     @inlinable

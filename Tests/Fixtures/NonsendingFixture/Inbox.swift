@@ -30,6 +30,25 @@ public protocol ArchivingInboxDelegate: InboxDelegate {
     func inboxDidArchive(_ message: InboxMessage) async throws(InboxError)
 }
 
+/// A host that awaits its delegate, on its caller's isolation.
+public final class Inbox {
+    public weak var delegate: (any ArchivingInboxDelegate)?
+    public init() {}
+
+    /// Asks the delegate before and tells it after showing message `id`; the delegate's answer.
+    public func show(_ id: Int) async -> Int? {
+        let message = InboxMessage(id)
+        let answer = await delegate?.inboxWillShow(message) ?? nil
+        await delegate?.inboxDidShow(message)
+        return answer
+    }
+
+    /// Tells the delegate that message `id` was archived.
+    public func archive(_ id: Int) async throws(InboxError) {
+        try await delegate?.inboxDidArchive(InboxMessage(id))
+    }
+}
+
 /// Records each call, and whether it ran on the main actor.
 public final class InboxRecorder: ArchivingInboxDelegate {
     public private(set) var calls: [String] = []
