@@ -44,6 +44,10 @@ extension UISearchBar {
     }
 }
 
+extension UIToolbar {
+    func moveToWindow() { barPosition = delegate?.position(for: self) ?? .bottom }
+}
+
 extension UITextField {
     func type(_ string: String) {
         let range = NSRange(location: (text ?? "").utf16.count, length: 0)
@@ -76,6 +80,22 @@ struct UISearchBarAndTextFieldTests {
         bar.delegate = proxy
         bar.moveToWindow()
         #expect(bar.barPosition == .top)
+    }
+
+    @Test("position(for:) with no listener: .bottom for a toolbar, its documented default")
+    func toolbarPositionDefault() {
+        let toolbar = UIToolbar()
+        let proxy = UIToolbarDelegateProxy()
+        toolbar.delegate = proxy
+        toolbar.moveToWindow()
+        #expect(toolbar.barPosition == .bottom)
+        proxy.add(StatusBarAttacher())
+        toolbar.moveToWindow()
+        #expect(toolbar.barPosition == .bottom) // released at once: held weakly
+        let attacher = StatusBarAttacher()
+        proxy.add(attacher)
+        toolbar.moveToWindow()
+        #expect(toolbar.barPosition == .topAttached)
     }
 
     @Test("shouldChangeTextIn defaults to true: typing reaches the live search")

@@ -107,6 +107,11 @@ public enum UIBarPosition: Int, Sendable {
     public weak var delegate: (any UISearchBarDelegate)?
 }
 
+@MainActor public final class UIToolbar: UIView, UIBarPositioning {
+    public var barPosition: UIBarPosition = .any
+    public weak var delegate: (any UIToolbarDelegate)?
+}
+
 @MainActor public final class UITextField: UIView {
     public enum DidEndEditingReason: Int, Sendable {
         case committed, cancelled

@@ -8,11 +8,16 @@ import Foundation
 @MainActor public protocol UIBarPositioningDelegate: AnyObject {
     // Apple: "Delegates for the UINavigationBar and UISearchBar classes return the value
     // UIBarPosition.top by default. The delegate of the UIToolbar class returns the value
-    // UIBarPosition.bottom by default." The default depends on the kind of `bar` (listed in
-    // README.md); `.top` is the search bar's (and navigation bar's) answer.
-    @DelegateDefault(UIBarPosition.top)
+    // UIBarPosition.bottom by default."
+    @DelegateDefault(expression: "bar is UIToolbar ? UIBarPosition.bottom : UIBarPosition.top")
     func position(for bar: any UIBarPositioning) -> UIBarPosition
 }
+
+/// UIKit's `UIToolbarDelegate` as the iOS 18 SDK imports it into Swift
+/// (`@MainActor protocol UIToolbarDelegate : UIBarPositioningDelegate`). No requirement of its
+/// own.
+@DelegateProxy
+@MainActor public protocol UIToolbarDelegate: UIBarPositioningDelegate {}
 
 /// UIKit's `UISearchBarDelegate` as the iOS 18 SDK imports it into Swift
 /// (`@MainActor protocol UISearchBarDelegate : UIBarPositioningDelegate`, every requirement
