@@ -89,8 +89,8 @@ extension RequirementDispatching {
     }
 
     /// The first live implementing listener's answer to a requirement, or `defaultValue` when
-    /// no live listener implements it.
-    @inlinable
+    /// no live listener implements it. Inlined whole, as the send it wraps.
+    @inlinable @inline(__always)
     public func send<Input, Output>(
         requirement message: Message<Input, Output>, _ input: Input,
         default defaultValue: @autoclosure () -> Output
