@@ -23,37 +23,13 @@ extension ConcurrentDelegateChain: RequirementDispatching {
     ) -> Bool {
         if !observed.load(ordering: .relaxed) {
             var stopped = false
-            let walked = dispatchVerified(message) { target, handler in
+            let walked = dispatch(message, onlyIfVerified: true) { target, handler in
                 stopped = body(handler.body(target, input))
                 return stopped
             }
             if walked { return stopped }
         }
         return forEachAnswerChecking(toRequirement: message, input, body)
-    }
-
-    /// `dispatch(_:_:)` if every handler of `message` was verified when the published snapshot
-    /// was built; else nothing.
-    /// - Returns: whether it walked the responders.
-    @inlinable @inline(__always)
-    func dispatchVerified<Input, Output>(
-        _ message: Message<Input, Output>, _ body: (AnyObject, Handler<Input, Output>) -> Bool
-    ) -> Bool {
-        let dispatch = enterConcurrentDispatch(readSide, cell: cell)
-        let sawDead = dispatch.record._withUnsafeGuaranteedRef { record -> Bool? in
-            cell.load()._withUnsafeGuaranteedRef { snapshot in
-                guard snapshot.isVerified(message.id) else { return nil }
-                return snapshot.forEachResponder(
-                    of: message, record: record, level: dispatch.level, readSide: readSide, body)
-            }
-        }
-        leaveConcurrentDispatch(readSide, dispatch, cell: cell)
-        guard let sawDead else { return false }
-        if sawDead || needsSweep.load(ordering: .relaxed) {
-            needsSweep.store(true, ordering: .relaxed)
-            sweepIfUncontended()
-        }
-        return true
     }
 
     /// ``forEachAnswer(toRequirement:_:_:)`` while some handler of the requirement is not known

@@ -45,14 +45,25 @@ extension ConcurrentDelegateChain {
     }
 
     /// Calls `body` with each live, not removed responder of `message` in order, until it
-    /// returns true; then reclaims dead targets it met, if the chain's mutex is free.
-    @inlinable @inline(__always)
+    /// returns true; then reclaims dead targets it met, if the chain's mutex is free. With
+    /// `onlyIfVerified`, walks only if every handler of `message` was verified when the published
+    /// snapshot was built (see ``RequirementDispatching``).
+    /// - Returns: whether it walked the responders (always, without `onlyIfVerified`).
+    @inlinable @inline(__always) @discardableResult
     func dispatch<Input, Output>(
-        _ message: Message<Input, Output>, _ body: (AnyObject, Handler<Input, Output>) -> Bool
-    ) {
+        _ message: Message<Input, Output>, onlyIfVerified: Bool = false,
+        _ body: (AnyObject, Handler<Input, Output>) -> Bool
+    ) -> Bool {
         let dispatch = enterConcurrentDispatch(readSide, cell: cell)
+        let snapshot = cell.load()
+        if onlyIfVerified && !snapshot._withUnsafeGuaranteedRef({ $0.isVerified(message.id) }) {
+            // A leave of its own, before any walk: what only the checking walk that follows
+            // needs (the input, the message) then stays out of the walk's registers.
+            leaveConcurrentDispatch(readSide, dispatch, cell: cell)
+            return false
+        }
         let sawDead = dispatch.record._withUnsafeGuaranteedRef { record in
-            cell.load()._withUnsafeGuaranteedRef {
+            snapshot._withUnsafeGuaranteedRef {
                 $0.forEachResponder(of: message, record: record, level: dispatch.level, readSide: readSide, body)
             }
         }
@@ -62,6 +73,7 @@ extension ConcurrentDelegateChain {
             needsSweep.store(true, ordering: .relaxed)
             sweepIfUncontended()
         }
+        return true
     }
 }
 

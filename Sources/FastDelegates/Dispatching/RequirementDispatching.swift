@@ -69,9 +69,16 @@ extension RequirementDispatching {
     }
 
     /// The first live implementing listener's answer to a requirement, or nil if none answers.
-    @inlinable
+    ///
+    /// Inlined whole, as the void send, so that a proxy's method is one frame with the walk.
+    @inlinable @inline(__always)
     public func send<Input, Output>(requirement message: Message<Input, Output>, _ input: Input) -> Output? {
-        firstAnswer { forEachAnswer(toRequirement: message, input, $0) }
+        var answer: Output?
+        _ = forEachAnswer(toRequirement: message, input) { output in
+            answer = output
+            return true
+        }
+        return answer
     }
 
     /// The first live implementing listener's answer to a requirement whose answer is itself
@@ -82,8 +89,8 @@ extension RequirementDispatching {
     }
 
     /// The first live implementing listener's answer to a requirement, or `defaultValue` when
-    /// no live listener implements it.
-    @inlinable
+    /// no live listener implements it. Inlined whole, as the send it wraps.
+    @inlinable @inline(__always)
     public func send<Input, Output>(
         requirement message: Message<Input, Output>, _ input: Input,
         default defaultValue: @autoclosure () -> Output
