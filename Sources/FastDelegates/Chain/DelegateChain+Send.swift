@@ -71,13 +71,12 @@ extension DelegateChain {
     }
 
     /// A send on a chain that something observes or that forwards to a dispatcher: out of line,
-    /// so that every other send pays one flag check for both. A requirement's send (`asking`)
-    /// walks with ``checkingWalk(_:_:_:)``, which asks unverified handlers.
+    /// so that every other send pays one flag check for both.
     @inlinable @inline(never)
     func forEachAnswerObservedOrForwarding<Input, Output>(
-        to message: Message<Input, Output>, _ input: Input, asking: Bool = false, _ body: (Output) -> Bool
+        to message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool
     ) -> Bool {
-        observedWalk(message, input, asking: asking, body)
+        observedWalk(message, input, body)
     }
 
     /// The walk of `forEachAnswer`, where a forwarded message walks its target dispatcher's

@@ -118,9 +118,16 @@ extension DelegateChain: RequirementDispatching {
     public func forEachAnswer<Input, Output>(
         toRequirement message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool
     ) -> Bool {
-        if needsSlowPath { return forEachAnswerObservedOrForwarding(to: message, input, asking: true, body) }
+        if needsSlowPath { return forEachAnswerObserved(toRequirement: message, input, body) }
         return checkingWalk(message, input, body)
     }
+
+    /// ``forEachAnswer(toRequirement:_:_:)`` on a chain that something observes or that
+    /// forwards: out of line, as a plain send's.
+    @usableFromInline @inline(never)
+    func forEachAnswerObserved<Input, Output>(
+        toRequirement message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool
+    ) -> Bool { observedWalk(message, input, asking: true, body) }
 
     @inlinable
     func checkingWalk<Input, Output>(
