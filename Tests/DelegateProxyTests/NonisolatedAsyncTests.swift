@@ -224,13 +224,8 @@ struct NonisolatedAsyncTests {
     func callRunsOnTheCallersIsolation() async {
         let chain = DelegateChain()
         let target = CallerProbe()
-        let message = Message<Void, AsyncCall<Bool, Never>>("CallerProbe.ranOnMainActor")
-        chain.add(
-            target,
-            responses: Responses<CallerProbe>().on(message) { me, _ in
-                AsyncCall(me) { _ in (#isolation).map { $0 === MainActor.shared } ?? false }
-            })
-        #expect(await AsyncRequirement.first(chain, requirement: message, (), default: false))
+        chain.add(target, responses: CallerProbe.responses)
+        #expect(await AsyncRequirement.first(chain, requirement: CallerProbe.ranOnMainActor, (), default: false))
     }
 
     @MainActor @Test("With NonisolatedNonsendingByDefault, the requirements run on the caller's actor")
@@ -251,5 +246,14 @@ struct NonisolatedAsyncTests {
 }
 
 /// A listener whose call reports where it ran.
-final class CallerProbe {}
+final class CallerProbe {
+    static let ranOnMainActor = Message<Void, AsyncCall<Bool, Never>>("CallerProbe.ranOnMainActor")
+
+    /// Made on no actor, so that the call's `#isolation` is its caller's, not the main actor's.
+    static var responses: Responses<CallerProbe> {
+        Responses<CallerProbe>().on(ranOnMainActor) { me, _ in
+            AsyncCall(me) { _ in (#isolation).map { $0 === MainActor.shared } ?? false }
+        }
+    }
+}
 #endif
