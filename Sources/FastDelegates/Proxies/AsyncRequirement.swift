@@ -63,9 +63,9 @@ public final class AsyncCall<Output, Failure: Error> {
         case .callerIsolated(let body):
             return try await body(target)
         case .concurrent(let body):
-            guard isolation == nil else {
+            if let isolation {
                 fatalError(
-                    "\(message) is the message of a nonisolated async requirement, which runs on no actor: await it through its proxy's method, not through AsyncRequirement on \(isolation.map { "\(type(of: $0))" } ?? "an actor")"
+                    "\(message) is the message of a nonisolated async requirement, which runs on no actor: await it through its proxy's method, not through AsyncRequirement on \(type(of: isolation))"
                 )
             }
             // Sound: the send runs on no actor, so `target` and `body` (in the awaiting task's
