@@ -34,7 +34,7 @@ esac
 
 # The published variants: every library variant, the hand-written forwarder that the proxy
 # replaces, the two zeroing floors and the two references (concurrent-proxy: @DelegateProxy(concurrent: true)).
-PUBLISHED="fastdelegates-weak fastdelegates-strong fastdelegates-weak-reference concurrent-weak concurrent-proxy fastdelegates-proxy fastdelegates-proxy-sparse handwritten-forwarder zeroing-floor unowned-safe strong-array handwritten-weak-var"
+PUBLISHED="fastdelegates-weak fastdelegates-strong fastdelegates-weak-reference concurrent-weak concurrent-proxy handwritten-concurrent-forwarder fastdelegates-proxy fastdelegates-proxy-sparse handwritten-forwarder zeroing-floor unowned-safe strong-array handwritten-weak-var"
 case $MODE in
 print) VARIANTS="${1:-fastdelegates-weak fastdelegates-weak-reference fastdelegates-strong handwritten-weak-var strong-array}"; COUNTS="${2:-1 4 16}" ;;
 publish) VARIANTS="${1:-$PUBLISHED}"; COUNTS="4 16" ;;
@@ -43,7 +43,7 @@ esac
 SCENARIO=tick
 [ "$MODE" = print ] && SCENARIO="${CALLGRIND_SCENARIO:-tick}"
 # The variants of the published first-responder table (the floors answer no query).
-FIRST_VARIANTS="fastdelegates-weak fastdelegates-strong concurrent-weak concurrent-proxy fastdelegates-proxy fastdelegates-proxy-sparse handwritten-forwarder handwritten-weak-var strong-array"
+FIRST_VARIANTS="fastdelegates-weak fastdelegates-strong concurrent-weak concurrent-proxy handwritten-concurrent-forwarder fastdelegates-proxy fastdelegates-proxy-sparse handwritten-forwarder handwritten-weak-var strong-array"
 TSV=docs/callgrind.tsv
 REPORT=docs/benchmarks.md
 TOLERANCE="${CALLGRIND_TOLERANCE:-1.10}"

@@ -98,7 +98,8 @@ import Testing
         for expected in [
             "fastdelegates-weak", "fastdelegates-weak-reference", "fastdelegates-strong", "pure-swift-proxy",
             "handwritten-weak-var", "strong-array", "naive-weak-multicast", "notificationcenter", "opencombine",
-            "fastdelegates-proxy", "fastdelegates-proxy-sparse", "handwritten-forwarder",
+            "fastdelegates-proxy", "fastdelegates-proxy-sparse", "handwritten-forwarder", "concurrent-proxy",
+            "handwritten-concurrent-forwarder",
         ] {
             #expect(variants.contains(expected))
         }

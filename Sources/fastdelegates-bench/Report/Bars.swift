@@ -50,6 +50,9 @@ enum Bars {
             info(
                 n, "fastdelegates-proxy", over: "handwritten-forwarder",
                 "the same protocol call, into hand-written forwarding")
+            info(
+                n, "concurrent-proxy", over: "handwritten-concurrent-forwarder",
+                "the same protocol call, into hand-written forwarding")
         }
         for n in ns {
             tick(n, "fastdelegates-strong", over: "strong-array", "<=", 1.5)

@@ -3,16 +3,33 @@ import FastDelegates
 /// A `@DelegateProxy(concurrent: true)` proxy of a nonisolated protocol (the checked-in expansion
 /// in `BenchFrameDelegate+Generated.swift`): the host calls the protocol method on the proxy in
 /// its delegate slot, and the proxy sends through its `ConcurrentDelegateChain` to weakly held
-/// `Sendable` listeners. Against `concurrent-weak`, what the generated forwarding adds.
+/// `Sendable` listeners. Against `concurrent-weak`, what the generated forwarding adds; against
+/// `handwritten-concurrent-forwarder`, what it saves over the glue it replaces.
 enum ConcurrentProxyVariant {
     static let variant = Variant(name: "concurrent-proxy") { scenario, n in
         let targets = BenchTarget.make(n)
         let proxy = BenchFrameDelegateProxy()
         for target in targets { proxy.add(target) }
+        return host(scenario, proxy, targets)
+    }
+
+    /// The same calling situation with the per-method glue the macro replaces, written by hand:
+    /// a `Sendable` class conforming to the protocol whose methods send `Message`s through a
+    /// concurrent chain. What any object in the slot that sends through the chain costs.
+    static let handWritten = Variant(name: "handwritten-concurrent-forwarder") { scenario, n in
+        let targets = BenchTarget.make(n)
+        let forwarder = Forwarder()
+        for target in targets { forwarder.chain.add(target.benchFrameDelegateSendableResponder) }
+        return host(scenario, forwarder, targets)
+    }
+
+    private static func host(_ scenario: Scenario, _ delegate: any BenchFrameDelegate, _ targets: [BenchTarget])
+        -> AnyRunner?
+    {
         switch scenario {
-        case .tick: return .tick(Host(delegate: proxy), targets: targets)
-        case .first: return .first(Host(delegate: proxy), targets: targets)
-        default: return nil
+        case .tick: .tick(Host(delegate: delegate), targets: targets)
+        case .first: .first(Host(delegate: delegate), targets: targets)
+        default: nil
         }
     }
 
@@ -23,6 +40,18 @@ enum ConcurrentProxyVariant {
 
         @inline(__always) func tick(_ value: Int) { delegate.scrollTick(value) }
         @inline(__always) func first(_ value: Int) -> Int? { delegate.firstResponder(value) }
+    }
+
+    /// A forwarding class as written before the macro: one method per requirement, each sending
+    /// its message through the concurrent chain.
+    final class Forwarder: BenchFrameDelegate, Sendable {
+        let chain = ConcurrentDelegateChain()
+
+        func scrollTick(_ value: Int) { chain.send(BenchFrameDelegateMessages.scrollTick, value) }
+
+        func firstResponder(_ value: Int) -> Int {
+            chain.send(BenchFrameDelegateMessages.firstResponder, value, default: 0)
+        }
     }
 }
 

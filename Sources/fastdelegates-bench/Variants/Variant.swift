@@ -21,6 +21,7 @@ let allVariants: [Variant] = [
     ProxySparseVariant.variant,
     ConcurrentVariant.weak,
     ConcurrentProxyVariant.variant,
+    ConcurrentProxyVariant.handWritten,
     ConcurrentVariant.twoThreadsShared,
     ConcurrentVariant.twoThreadsSeparate,
     PureSwiftProxyVariant.variant,
