@@ -7,29 +7,17 @@ import FastDelegates
 /// `handwritten-concurrent-forwarder`, what it saves over the glue it replaces.
 enum ConcurrentProxyVariant {
     static let variant = Variant(name: "concurrent-proxy") { scenario, n in
-        let targets = BenchTarget.make(n)
         let proxy = BenchFrameDelegateProxy()
-        for target in targets { proxy.add(target) }
-        return host(scenario, proxy, targets)
+        return .hosted(scenario, n, Host(delegate: proxy)) { proxy.add($0) }
     }
 
     /// The same calling situation with the per-method glue the macro replaces, written by hand:
     /// a `Sendable` class conforming to the protocol whose methods send `Message`s through a
     /// concurrent chain. What any object in the slot that sends through the chain costs.
     static let handWritten = Variant(name: "handwritten-concurrent-forwarder") { scenario, n in
-        let targets = BenchTarget.make(n)
         let forwarder = Forwarder()
-        for target in targets { forwarder.chain.add(target.benchFrameDelegateSendableResponder) }
-        return host(scenario, forwarder, targets)
-    }
-
-    private static func host(_ scenario: Scenario, _ delegate: any BenchFrameDelegate, _ targets: [BenchTarget])
-        -> AnyRunner?
-    {
-        switch scenario {
-        case .tick: .tick(Host(delegate: delegate), targets: targets)
-        case .first: .first(Host(delegate: delegate), targets: targets)
-        default: nil
+        return .hosted(scenario, n, Host(delegate: forwarder)) {
+            forwarder.chain.add($0.benchFrameDelegateSendableResponder)
         }
     }
 

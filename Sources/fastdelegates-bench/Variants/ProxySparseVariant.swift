@@ -7,16 +7,12 @@ import FastDelegates
 /// implement the requirement: the first send finds them declining and drops their handlers.
 enum ProxySparseVariant {
     static let variant = Variant(name: "fastdelegates-proxy-sparse") { scenario, n in
-        guard scenario == .tick || scenario == .first else { return nil }
-        let targets = BenchTarget.make(n)
         let proxy = BenchScrollDelegateProxy()
-        for target in targets {
+        return .hosted(scenario, n, ProxyVariant.Host(delegate: proxy)) { target in
             // Held by the proxy: nothing else keeps them.
             for _ in 0..<3 { proxy.add(BenchBystander(), retention: .strong) }
             proxy.add(target)
         }
-        let host = ProxyVariant.Host(delegate: proxy)
-        return scenario == .tick ? .tick(host, targets: targets) : .first(host, targets: targets)
     }
 }
 

@@ -6,29 +6,15 @@ import FastDelegates
 /// forwarding adds; against `handwritten-forwarder`, what it saves over the glue it replaces.
 enum ProxyVariant {
     static let variant = Variant(name: "fastdelegates-proxy") { scenario, n in
-        let targets = BenchTarget.make(n)
         let proxy = BenchScrollDelegateProxy()
-        for target in targets { proxy.add(target) }
-        return host(scenario, proxy, targets)
+        return .hosted(scenario, n, Host(delegate: proxy)) { proxy.add($0) }
     }
 
     /// The same calling situation with the per-method glue the macro replaces, written by hand:
     /// a class conforming to the protocol whose methods send `Message`s through a chain.
     static let handWritten = Variant(name: "handwritten-forwarder") { scenario, n in
-        let targets = BenchTarget.make(n)
         let forwarder = Forwarder()
-        for target in targets { forwarder.chain.add(target.benchScrollDelegateResponder) }
-        return host(scenario, forwarder, targets)
-    }
-
-    private static func host(_ scenario: Scenario, _ delegate: any BenchScrollDelegate, _ targets: [BenchTarget])
-        -> AnyRunner?
-    {
-        switch scenario {
-        case .tick: .tick(Host(delegate: delegate), targets: targets)
-        case .first: .first(Host(delegate: delegate), targets: targets)
-        default: nil
-        }
+        return .hosted(scenario, n, Host(delegate: forwarder)) { forwarder.chain.add($0.benchScrollDelegateResponder) }
     }
 
     /// A host's delegate: the protocol method called on whatever is in the slot.
