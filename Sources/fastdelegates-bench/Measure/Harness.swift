@@ -36,6 +36,8 @@ struct Measurement {
     let allocationsPerDispatch: Double?
     let checksum: Int
     let expectedChecksum: Int
+    /// Dispatches per timed sample, as calibrated.
+    let batch: Int
 
     var median: Double { percentile(0.5) }
     var p90: Double { percentile(0.9) }
@@ -110,8 +112,13 @@ struct Harness {
         }
         guard !contestants.isEmpty else { return [] }
 
-        // Calibrate each runner's batch to the sample time.
+        // Calibrate each runner's batch to the sample time, after one untimed dispatch: a
+        // runner's first pays one-time costs (lazy initialization, first page faults), which can
+        // last longer than a sample. Calibrated on it, a batch of a few dispatches, each sample
+        // then pays the caches that the other runners' samples left cold: a slow peer
+        // (NotificationCenter) measured 3–8× its steady state per dispatch.
         for entry in contestants {
+            _ = entry.timed(1)
             var batch = 1
             while true {
                 let elapsed = Double(entry.timed(batch))
@@ -153,7 +160,8 @@ struct Harness {
                 checksum: entry.runner.checksum,
                 expectedChecksum: entry.scenario.expectedChecksum(
                     targets: targets, breaking: entry.variant.breaking,
-                    dispatches: entry.dispatches, valueSum: entry.valueSum))
+                    dispatches: entry.dispatches, valueSum: entry.valueSum),
+                batch: entry.batch)
         }
     }
 }
