@@ -35,20 +35,3 @@ extension AnyRunner {
         first(multiplexer, targets: multiplexer.populate(n))
     }
 }
-
-extension AnyRunner {
-    /// The tick or the first scenario on `host`, a host calling its delegate, which answers
-    /// through `n` new targets, each given to `add`; nil for the other scenarios (a protocol's
-    /// proxy answers only these).
-    static func hosted(
-        _ scenario: Scenario, _ n: Int, _ host: some Ticking & FirstAnswering, adding add: (BenchTarget) -> Void
-    ) -> AnyRunner? {
-        let targets = BenchTarget.make(n)
-        for target in targets { add(target) }
-        return switch scenario {
-        case .tick: .tick(host, targets: targets)
-        case .first: .first(host, targets: targets)
-        default: nil
-        }
-    }
-}

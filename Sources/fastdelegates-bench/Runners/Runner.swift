@@ -44,3 +44,17 @@ struct AnyRunner {
     /// What the work produced so far.
     var checksum: Int { sum() }
 }
+
+extension AnyRunner {
+    /// The tick or the first scenario on `host`, a host calling its delegate, which answers
+    /// through `n` new targets, each given to `add`; nil for the other scenarios (a protocol's
+    /// proxy answers only these), before any target is made.
+    static func hosted(
+        _ scenario: Scenario, _ n: Int, _ host: some Ticking & FirstAnswering, adding add: (BenchTarget) -> Void
+    ) -> AnyRunner? {
+        guard scenario == .tick || scenario == .first else { return nil }
+        let targets = BenchTarget.make(n)
+        for target in targets { add(target) }
+        return scenario == .tick ? .tick(host, targets: targets) : .first(host, targets: targets)
+    }
+}
