@@ -143,6 +143,23 @@ let package = Package(
             dependencies: ["FastDelegates"],
             path: "Tests/Fixtures/ProxyFixture"
         ),
+        // Two libraries unaware of each other that declare one `@DelegateProxy` protocol name with the
+        // same requirements over a view class of a third module, as two SDKs over UIKit do: the
+        // composition tests use both in one app (with the `Macros` trait). Internal: not products.
+        .target(
+            name: "CompositionViews",
+            path: "Tests/Fixtures/CompositionViews"
+        ),
+        .target(
+            name: "RefreshKitA",
+            dependencies: ["FastDelegates", "CompositionViews"],
+            path: "Tests/Fixtures/RefreshKitA"
+        ),
+        .target(
+            name: "RefreshKitB",
+            dependencies: ["FastDelegates", "CompositionViews"],
+            path: "Tests/Fixtures/RefreshKitB"
+        ),
         // Eight of Apple's delegate protocols transcribed as Apple declares them, with stand-ins for
         // the UIKit/WebKit types, plus only `@DelegateProxy` and `@DelegateDefault`: the acceptance
         // material of the proxy (with the `Macros` trait; empty without it). Internal: not a product.
@@ -190,7 +207,10 @@ let package = Package(
         // The generated proxies at run time (compiled with the `Macros` trait: `swift test --traits Macros`).
         .testTarget(
             name: "DelegateProxyTests",
-            dependencies: ["FastDelegates", "ProxyFixture", "DefaultMainActorFixture", "NonsendingFixture"]
+            dependencies: [
+                "FastDelegates", "ProxyFixture", "DefaultMainActorFixture", "NonsendingFixture", "CompositionViews",
+                "RefreshKitA", "RefreshKitB",
+            ]
         ),
         // The examples, as a dependent package writes them in Swift 6: each Objective-C seed's
         // scenario rebuilt on a small @MainActor host type, @MainActor targets on every

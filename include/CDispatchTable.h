@@ -1,6 +1,6 @@
 // CDispatchTable: the C core of FastDelegates.
 //
-// - cdt_intern.h: messages (name and signature) interned into stable 32-bit ids (process-wide,
+// - cdt_intern.h: messages (name, declaration site and signature) interned into stable 32-bit ids (process-wide,
 //   thread-safe).
 // - cdt_chain.h: per-chain slot array and message table, with the inline dispatch hot path.
 // - cdt_random.h: arc4random for the hash seeds.
@@ -9,8 +9,6 @@
 // - cdt_thread.h: per-thread reader records and the park word of the concurrent chain.
 // - cdt_decline.h: the per-thread armed record through which a `@DelegateProxy` protocol's
 //   generated default tells a checking send that its conformer does not implement a requirement.
-// - cdt_type_walk.h: whether a Swift type's metadata may hide a marker protocol (message
-//   identity).
 //
 // Every exported symbol is prefixed `cdt_`. The implementation's own headers (one per file of
 // Sources/CDispatchTable, layered without cycles: make c-layers) are not part of this module.
@@ -24,6 +22,5 @@
 #include "cdt_debug.h"
 #include "cdt_thread.h"
 #include "cdt_decline.h"
-#include "cdt_type_walk.h"
 
 #endif

@@ -1,11 +1,12 @@
 // Message interning: a message's name and signature become a stable 32-bit id, once per
 // process.
 //
-// Identity: a message is its name together with its signature (an opaque tag; the Swift side
-// passes the metadata of its `Message<Input, Output>` type). The same name with the same
-// signature gives the same id wherever it is interned, so two modules that declare one message
-// talk about one message; the same name with another signature is another message with its own
-// id, never an error.
+// Identity: a message is its name, its signature (an opaque tag; the Swift side passes the
+// metadata of its `Message<Input, Output>` type) and, for a declared message, its declaration
+// site (file, line and column). The same triple gives the same id wherever it is interned; any
+// other is another message with its own id, never an error. The Swift side interns every
+// `Message` with its site, so two declarations are two messages whatever their names; selectors
+// and `cdt_intern` have no site.
 //
 // Ownership: the interner copies every name and signature description it is given into
 // storage it owns for the life of the process (messages are few and are never forgotten, like
@@ -16,6 +17,7 @@
 #ifndef CDT_INTERN_H
 #define CDT_INTERN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,13 +33,31 @@ typedef enum cdt_intern_status {
     CDT_INTERN_NO_MEMORY = 1,
 } cdt_intern_status;
 
+/// Where a message is declared: part of its identity (`cdt_intern_declared`).
+typedef struct cdt_message_site {
+    /// The declaring file's id (`Module/File.swift`), `file_length` bytes, no terminator needed.
+    const char *file;
+    size_t file_length;
+    uint64_t line;
+    uint64_t column;
+} cdt_message_site;
+
 /// Returns (through `id_out`) the id of the message called `name` (`length` bytes, no
-/// terminator needed) with `signature`, interning it on first use. Ids start at 1 and are
-/// dense; 0 is never an id. `signature_name` (a NUL-terminated description of the signature,
-/// copied; may be NULL) is stored with the first interning, for diagnostics. Expected
-/// O(length).
+/// terminator needed) with `signature`, declared at `site` (NULL for none: a message without a
+/// site is never one with a site), interning it on first use. Ids start at 1 and are dense; 0 is
+/// never an id. The name and the site's file are copied. `signature_name` (a NUL-terminated
+/// description of the signature, copied; may be NULL) is stored with the first interning, for
+/// diagnostics. Expected O(length + site->file_length).
+cdt_intern_status cdt_intern_declared(const char *name, size_t length, const cdt_message_site *site,
+                                      const void *signature, const char *signature_name, uint32_t *id_out);
+
+/// `cdt_intern_declared` with no site.
 cdt_intern_status cdt_intern(const char *name, size_t length, const void *signature,
                              const char *signature_name, uint32_t *id_out);
+
+/// The declaration site an id was interned with (its file's bytes live as long as the process),
+/// into `*site_out`; false for an id without a site or never returned.
+bool cdt_intern_site(uint32_t id, cdt_message_site *site_out);
 
 /// Returns (through `id_out`) the id of the Objective-C selector called `name` (`length` bytes),
 /// interning it on first use. Selectors are interned under a signature tag of their own, which no

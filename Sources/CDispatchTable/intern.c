@@ -1,4 +1,4 @@
-// Message interning (cdt_intern.h): a process-wide table from (name, signature) to a dense id,
+// Message interning (cdt_intern.h): a process-wide table from (name, site, signature) to a dense id,
 // behind one mutex. Independent of chains. Depends on: random, alloc.
 #include "alloc.h"
 #include "cdt_intern.h"
@@ -14,6 +14,8 @@ typedef struct intern_record {
     uint64_t hash;
     const void *signature;
     char *signature_name;
+    bool has_site;
+    cdt_message_site site; // its file owned by the record
 } intern_record;
 
 static pthread_mutex_t intern_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -24,16 +26,33 @@ static uint32_t *index_ids;
 static uint32_t index_capacity; // a power of two, or 0
 static uint64_t hash_seed;
 
-// FNV-1a over the name, seeded, with the signature's address mixed in.
-static uint64_t hash_message(const char *name, size_t length, const void *signature) {
-    uint64_t hash = 0xcbf29ce484222325ULL ^ hash_seed;
+static uint64_t fnv1a(uint64_t hash, const char *bytes, size_t length) {
     for (size_t i = 0; i < length; i++) {
-        hash ^= (unsigned char)name[i];
+        hash ^= (unsigned char)bytes[i];
+        hash *= 0x100000001b3ULL;
+    }
+    return hash;
+}
+
+// FNV-1a over the name and the site's file, seeded, with the site's line and column and the
+// signature's address mixed in.
+static uint64_t hash_message(const char *name, size_t length, const cdt_message_site *site, const void *signature) {
+    uint64_t hash = fnv1a(0xcbf29ce484222325ULL ^ hash_seed, name, length);
+    if (site) {
+        hash = fnv1a(hash ^ 0xff, site->file, site->file_length);
+        hash ^= (site->line * 0x9e3779b97f4a7c15ULL) ^ (site->column * 0xc2b2ae3d27d4eb4fULL);
         hash *= 0x100000001b3ULL;
     }
     hash ^= (uint64_t)(uintptr_t)signature * 0x9e3779b97f4a7c15ULL;
     hash ^= hash >> 29;
     return hash;
+}
+
+static bool same_site(const intern_record *record, const cdt_message_site *site) {
+    if (!site) return !record->has_site;
+    return record->has_site && record->site.line == site->line && record->site.column == site->column &&
+           record->site.file_length == site->file_length &&
+           (site->file_length == 0 || memcmp(record->site.file, site->file, site->file_length) == 0);
 }
 
 static int grow_index(void) {
@@ -60,24 +79,25 @@ static char *copy_bytes(const char *bytes, size_t length) {
     return copy;
 }
 
-// The id of (name, signature), or 0 if it is not interned yet. Called with the lock held.
-static uint32_t find(const char *name, size_t length, const void *signature, uint64_t hash) {
+// The id of (name, site, signature), or 0 if it is not interned yet. Called with the lock held.
+static uint32_t find(const char *name, size_t length, const cdt_message_site *site, const void *signature,
+                     uint64_t hash) {
     if (index_capacity == 0) return 0;
     uint32_t mask = index_capacity - 1;
     for (uint32_t slot = (uint32_t)hash & mask; index_ids[slot] != 0; slot = (slot + 1) & mask) {
         const intern_record *record = &records[index_ids[slot] - 1];
         if (record->hash == hash && record->signature == signature && record->length == length &&
-            memcmp(record->name, name, length) == 0) {
+            memcmp(record->name, name, length) == 0 && same_site(record, site)) {
             return index_ids[slot];
         }
     }
     return 0;
 }
 
-// Adds (name, signature) as a new record. Called with the lock held. Returns its id, or 0 if
-// out of memory (nothing changed).
-static uint32_t add(const char *name, size_t length, const void *signature, const char *signature_name,
-                    uint64_t hash) {
+// Adds (name, site, signature) as a new record. Called with the lock held. Returns its id, or 0
+// if out of memory (nothing changed).
+static uint32_t add(const char *name, size_t length, const cdt_message_site *site, const void *signature,
+                    const char *signature_name, uint64_t hash) {
     if ((uint64_t)(record_count + 1) * 2 > index_capacity && grow_index() != 0) return 0;
     if (record_count == record_capacity) {
         uint32_t capacity = record_capacity ? record_capacity * 2 : 64;
@@ -88,12 +108,16 @@ static uint32_t add(const char *name, size_t length, const void *signature, cons
     }
     char *copy = copy_bytes(name, length);
     char *described = signature_name ? copy_bytes(signature_name, strlen(signature_name)) : NULL;
-    if (!copy || (signature_name && !described)) {
+    char *file = site ? copy_bytes(site->file, site->file_length) : NULL;
+    if (!copy || (signature_name && !described) || (site && !file)) {
         cdt_free(copy);
         cdt_free(described);
+        cdt_free(file);
         return 0;
     }
-    records[record_count] = (intern_record){copy, length, hash, signature, described};
+    cdt_message_site kept = {0};
+    if (site) kept = (cdt_message_site){file, site->file_length, site->line, site->column};
+    records[record_count] = (intern_record){copy, length, hash, signature, described, site != NULL, kept};
     record_count += 1;
     uint32_t mask = index_capacity - 1;
     uint32_t slot = (uint32_t)hash & mask;
@@ -102,17 +126,33 @@ static uint32_t add(const char *name, size_t length, const void *signature, cons
     return record_count;
 }
 
-cdt_intern_status cdt_intern(const char *name, size_t length, const void *signature,
-                             const char *signature_name, uint32_t *id_out) {
+cdt_intern_status cdt_intern_declared(const char *name, size_t length, const cdt_message_site *site,
+                                      const void *signature, const char *signature_name, uint32_t *id_out) {
     pthread_mutex_lock(&intern_lock);
     if (record_count == 0) hash_seed = cdt_random64(); // no hash computed with the old seed is kept
-    uint64_t hash = hash_message(name, length, signature);
-    uint32_t id = find(name, length, signature, hash);
-    if (id == 0) id = add(name, length, signature, signature_name, hash);
+    uint64_t hash = hash_message(name, length, site, signature);
+    uint32_t id = find(name, length, site, signature, hash);
+    if (id == 0) id = add(name, length, site, signature, signature_name, hash);
     pthread_mutex_unlock(&intern_lock);
     if (id == 0) return CDT_INTERN_NO_MEMORY;
     *id_out = id;
     return CDT_INTERN_OK;
+}
+
+cdt_intern_status cdt_intern(const char *name, size_t length, const void *signature,
+                             const char *signature_name, uint32_t *id_out) {
+    return cdt_intern_declared(name, length, NULL, signature, signature_name, id_out);
+}
+
+bool cdt_intern_site(uint32_t id, cdt_message_site *site_out) {
+    bool found = false;
+    pthread_mutex_lock(&intern_lock);
+    if (id != 0 && id <= record_count && records[id - 1].has_site) {
+        *site_out = records[id - 1].site;
+        found = true;
+    }
+    pthread_mutex_unlock(&intern_lock);
+    return found;
 }
 
 const char *cdt_intern_name(uint32_t id, size_t *length_out) {

@@ -15,6 +15,11 @@ public struct DelegateProxyMacro: PeerMacro, ExtensionMacro {
         guard let proto = forwardable(declaration, in: context, reporting: true) else { return [] }
         var generator = ProxyGenerator(proto: proto)
         generator.superclass = superclass(of: node)
+        if let site = context.location(of: declaration, at: .afterLeadingTrivia, filePathMode: .fileID) {
+            generator.declarationSite =
+                ", fileID: \(site.file.trimmedDescription), line: \(site.line.trimmedDescription), "
+                + "column: \(site.column.trimmedDescription)"
+        }
         if isConcurrent(node) {
             guard proto.isolation == .nonisolated else {
                 context.diagnose(Diagnostic(node: node, message: ProxyDiagnostic.concurrentNotNonisolated))

@@ -21,6 +21,14 @@ extension ProxyGenerator {
         }
     }
 
+    /// `, nesting: (listener as? any FastDelegates.DelegateForwarding)?.forwardingChain`: the
+    /// argument of a `DelegateChain`'s `add` that flattens a listener that is itself a proxy
+    /// (its listeners answer in its place); empty where the chain may be a concurrent one.
+    var nestingArgument: String {
+        guard isPrepared, listenerConstraint.isEmpty else { return "" }
+        return ", nesting: (listener as? any \(forwardingProtocol))?.forwardingChain"
+    }
+
     /// The proxy's chain property: `chain`, or `forwardingChain` when a requirement is `chain()`
     /// (a property and a method without arguments cannot share a name).
     var chainName: String {
@@ -97,7 +105,7 @@ extension ProxyGenerator {
                 \(raw: isolation)\(raw: access)func add(_ listener: any \(type.trimmed), retention: FastDelegates.Retention = .weak) -> \(raw: tokenType) {
                     if listener === self { return \(raw: tokenType)() }
                     let responder = self.forwardingResponders.shared(listener.\(raw: proto.responderName))
-                    return self.forwardingChain.add(responder, retention: retention)
+                    return self.forwardingChain.add(responder\(raw: nestingArgument), retention: retention)
                 }
 
                 /// Removes `listener`; it receives nothing more, even from a send already running.

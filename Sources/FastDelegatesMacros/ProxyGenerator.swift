@@ -9,6 +9,10 @@ struct ProxyGenerator {
     /// `#sourceLocation(file:line:)` of each computed default's attribute, by requirement member
     /// name: an error in the expression points there.
     var defaultLocations: [String: String] = [:]
+    /// Where the protocol is declared, as the arguments that make each message belong to that
+    /// declaration (`, fileID: "M/F.swift", line: 3, column: 1`); empty where the expansion
+    /// context cannot tell.
+    var declarationSite = ""
     /// The class of `@DelegateProxy(superclass: NSObject.self)`, which the proxy subclasses.
     var superclass: String?
 
@@ -68,7 +72,7 @@ struct ProxyGenerator {
         let members = proto.requirements.map { requirement in
             """
                 /// The message of `\(proto.name).\(requirement.selector)`.
-                \(access)static let \(requirement.memberName) = FastDelegates.Message<\(requirement.inputType), \(requirement.outputType)>(\(literal(proto.qualifiedName + "." + requirement.messageName)))
+                \(access)static let \(requirement.memberName) = FastDelegates.Message<\(requirement.inputType), \(requirement.outputType)>(\(literal(proto.qualifiedName + "." + requirement.messageName))\(declarationSite))
             """
         }
         return """
@@ -183,7 +187,7 @@ struct ProxyGenerator {
                 @discardableResult
                 \(raw: access)func add\(raw: listenerConstraint.isEmpty ? "(_ listener: any \(proto.name)" : "<Listener: \(proto.name)\(listenerConstraint)>(_ listener: Listener"), retention: FastDelegates.Retention = .weak) -> \(raw: tokenType) {
                     if listener === self { return \(raw: tokenType)() }
-                    return \(raw: chainName).add(_responders.shared(listener.\(raw: listenerResponderName)), retention: retention)
+                    return \(raw: chainName).add(_responders.shared(listener.\(raw: listenerResponderName))\(raw: nestingArgument), retention: retention)
                 }
 
                 /// Removes `listener`; it receives nothing more, even from a send already running.

@@ -16,7 +16,7 @@ struct CheckedInExpansionTests {
     func upToDate(_ path: String) throws {
         let url = packageRoot + "/" + path
         let current = try readFile(url)
-        let expected = try regenerated(current)
+        let expected = try regenerated(current, at: path)
         if environmentValue("FASTDELEGATES_REGENERATE") == "1", expected != current {
             try writeFile(url, expected)
             return
@@ -24,8 +24,9 @@ struct CheckedInExpansionTests {
         #expect(current == expected, "\(path) is stale: run `make generate`")
     }
 
-    /// The file's header, then the expansion of the declaration the header quotes.
-    func regenerated(_ file: String) throws -> String {
+    /// The file's header, then the expansion of the declaration the header quotes, as the
+    /// file at `path` (`Sources/<target>/.../<file>`) of its target's module declares it.
+    func regenerated(_ file: String, at path: String) throws -> String {
         let lines = file.split(separator: "\n", omittingEmptySubsequences: false)
         guard let start = lines.firstIndex(where: { $0.hasPrefix("// @DelegateProxy") }),
             let end = lines[start...].firstIndex(of: "// }")
@@ -34,7 +35,9 @@ struct CheckedInExpansionTests {
         }
         let header = lines[...end].joined(separator: "\n")
         let declaration = lines[start...end].map { $0.dropFirst(3) }.joined(separator: "\n")
-        let (expanded, diagnostics) = expand(declaration)
+        let components = path.split(separator: "/")
+        let module = components.dropFirst().first.map { String($0.map { $0 == "-" ? "_" : $0 }) } ?? "Module"
+        let (expanded, diagnostics) = expand(declaration, moduleName: module, fileName: String(components.last ?? ""))
         guard diagnostics.isEmpty else { throw ExpansionFileError.rejected(diagnostics.map(\.message)) }
         return header + "\n\nimport FastDelegates\n\n" + expanded.trimmingNewlines() + "\n"
     }

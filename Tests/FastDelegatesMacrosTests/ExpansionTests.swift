@@ -25,13 +25,13 @@ struct ExpansionTests {
                     public typealias ProxyForwarding = FastDelegates.MainActorDelegateForwarding
 
                     /// The message of `FeedScrollDelegate.scrollViewDidScroll(_:)`.
-                    public static let scrollViewDidScroll = FastDelegates.Message<Double, Void>("FeedScrollDelegate.scrollViewDidScroll(_:)")
+                    public static let scrollViewDidScroll = FastDelegates.Message<Double, Void>("FeedScrollDelegate.scrollViewDidScroll(_:)", fileID: "TestModule/test.swift", line: 1, column: 1)
                     /// The message of `FeedScrollDelegate.scrollViewShouldScrollToTop()`.
-                    public static let scrollViewShouldScrollToTop = FastDelegates.Message<Void, Bool>("FeedScrollDelegate.scrollViewShouldScrollToTop()")
+                    public static let scrollViewShouldScrollToTop = FastDelegates.Message<Void, Bool>("FeedScrollDelegate.scrollViewShouldScrollToTop()", fileID: "TestModule/test.swift", line: 1, column: 1)
                     /// The message of `FeedScrollDelegate.viewForZooming()`.
-                    public static let viewForZooming = FastDelegates.Message<Void, String?>("FeedScrollDelegate.viewForZooming()")
+                    public static let viewForZooming = FastDelegates.Message<Void, String?>("FeedScrollDelegate.viewForZooming()", fileID: "TestModule/test.swift", line: 1, column: 1)
                     /// The message of `FeedScrollDelegate.scrollViewShouldBeginEditing()`.
-                    public static let scrollViewShouldBeginEditing = FastDelegates.Message<Void, Bool>("FeedScrollDelegate.scrollViewShouldBeginEditing()")
+                    public static let scrollViewShouldBeginEditing = FastDelegates.Message<Void, Bool>("FeedScrollDelegate.scrollViewShouldBeginEditing()", fileID: "TestModule/test.swift", line: 1, column: 1)
 
                     /// The messages of this protocol and of those it refines for the requirement `selector` whose
                     /// message has the type of `message`: what a refining protocol's restatement of it witnesses.
@@ -92,7 +92,7 @@ struct ExpansionTests {
                         if listener === self {
                             return FastDelegates.DelegateToken()
                         }
-                        return chain.add(_responders.shared(listener.feedScrollDelegateResponder), retention: retention)
+                        return chain.add(_responders.shared(listener.feedScrollDelegateResponder), nesting: (listener as? any FastDelegates.MainActorDelegateForwarding)?.forwardingChain, retention: retention)
                     }
 
                     /// Removes `listener`; it receives nothing more, even from a send already running.
@@ -181,7 +181,7 @@ struct ExpansionTests {
                             return FastDelegates.DelegateToken()
                         }
                         let responder = self.forwardingResponders.shared(listener.feedScrollDelegateResponder)
-                        return self.forwardingChain.add(responder, retention: retention)
+                        return self.forwardingChain.add(responder, nesting: (listener as? any FastDelegates.MainActorDelegateForwarding)?.forwardingChain, retention: retention)
                     }
 
                     /// Removes `listener`; it receives nothing more, even from a send already running.

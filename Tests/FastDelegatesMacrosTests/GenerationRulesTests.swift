@@ -100,7 +100,7 @@ struct GenerationRulesTests {
         #expect(expanded.contains("extension Feed.Parts.Delegate {"))
         #expect(expanded.contains(".on(requirement: Feed.Parts.DelegateMessages.refresh)"))
         #expect(expanded.contains("declines(Feed.Parts.DelegateMessages.refresh, self)"))
-        #expect(expanded.contains("Message<Void, Void>(\"Feed.Parts.Delegate.refresh()\")"))
+        #expect(expanded.contains("Message<Void, Void>(\"Feed.Parts.Delegate.refresh()\", fileID: "))
         #expect(expanded.contains("        final class DelegateProxy: Delegate, FastDelegates.DelegateForwarding {"))
     }
 
@@ -158,7 +158,7 @@ struct GenerationRulesTests {
         ] {
             #expect(
                 expanded.contains(
-                    "static let \(member) = FastDelegates.Message<\(input), Void>(\"TableDelegate.\(name)\")"))
+                    "static let \(member) = FastDelegates.Message<\(input), Void>(\"TableDelegate.\(name)\", fileID: "))
         }
         #expect(expanded.contains("me.tableView(input.0, didSelectRowAt: input.1)"))
         #expect(expanded.contains("self.chain.send(self._tableViewDidSelectRowAtMessage, (table, row))"))

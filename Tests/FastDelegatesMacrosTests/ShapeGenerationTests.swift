@@ -54,7 +54,7 @@ struct ShapeGenerationTests {
         #expect(diagnostics.isEmpty)
         #expect(
             expanded.contains(
-                "static let webViewDecidePolicyForDecisionHandler_Action = FastDelegates.Message<(WebView, Action, (Bool) -> Void), Void>(\"Navigation.webView(_: WebView, decidePolicyFor: Action, decisionHandler: (Bool) -> Void)\")"
+                "static let webViewDecidePolicyForDecisionHandler_Action = FastDelegates.Message<(WebView, Action, (Bool) -> Void), Void>(\"Navigation.webView(_: WebView, decidePolicyFor: Action, decisionHandler: (Bool) -> Void)\", fileID: \"TestModule/test.swift\", line: 1, column: 1)"
             ))
         #expect(expanded.contains("static let webViewDecidePolicyForDecisionHandler_Response ="))
     }

@@ -10,13 +10,11 @@ struct Unchecked<Value>: @unchecked Sendable {
     // invocation, handed only to streams of its message id, made where `Input` is `Sendable`
     // (`invocations(of:)`); a nonisolated `async` requirement's call and listener, handed by a
     // send that runs on no actor to a function that runs on none, and its answer back
-    // (`AsyncCall.call`). A message id stands for one static `Input` and `Output`, `Sendable`
-    // alike (`Message`'s identity, `MessageIdentity`): the key holds the runtime types and, for
-    // each type with a position that may hide `Sendable`, whether its declaration knew it
-    // `Sendable`; where that cannot tell two static types apart, the id has one declaration, and
-    // a second place traps. (One generic declaration made for two types that differ only by
-    // `Sendable` at such a position is the exception `Message` documents.) Targets no longer
-    // need it: every target of a concurrent chain is `Sendable` (`targets`).
+    // (`AsyncCall.call`). A message id stands for one declaration (`Message`'s identity): one
+    // place, one name, the same runtime types, so one static `Input` and `Output`, `Sendable`
+    // alike. (One generic place made for two types that differ only by `Sendable` is the
+    // exception `Message` documents.) Targets no longer need it: every target of a concurrent
+    // chain is `Sendable` (`targets`).
     var value: Value
     init(_ value: Value) { self.value = value }
 }

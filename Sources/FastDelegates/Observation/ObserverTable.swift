@@ -35,11 +35,8 @@ final class ObserverTable {
         guard let observers = byMessage[message.id] else { return }
         for observer in observers {
             // Sound: an observer of a message id was made for that message's `Input`, and a
-            // message id stands for one static `Input`: the same runtime types, the same
-            // knowledge that each type with a position that may hide `Sendable` is `Sendable`,
-            // and, where that cannot tell types apart, one declaration (a second traps); so
-            // `Input` here and the observer's element are one type, `Sendable` alike (see
-            // `Message`'s identity and `MessageIdentity`).
+            // message id stands for one declaration: one place, one name, the same runtime types,
+            // so one static `Input`, `Sendable` alike (see `Message`'s identity).
             unsafeDowncast(observer, to: StreamObserver<Input>.self).yield(input)
         }
     }

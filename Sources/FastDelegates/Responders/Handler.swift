@@ -27,6 +27,16 @@ class AnyHandler {
 
     /// Whether this handler forwards to its target, a dispatcher (``Responses/forwarding(_:)``).
     var forwards: Bool { false }
+
+    /// A handler of the same message that walks `chain`'s listeners in its target's place: what a
+    /// proxy registers for a listener that is itself a proxy over `chain` (see
+    /// ``DelegateChain/add(_:nesting:retention:)``).
+    func nested(_ message: UInt32, in chain: DelegateChain) -> AnyHandler {
+        preconditionFailure("FastDelegates: AnyHandler is abstract")
+    }
+
+    /// The chain this handler walks in its target's place, for a nested proxy's handler.
+    var nestedChain: DelegateChain? { nil }
 }
 
 /// One handler of a `Message<Input, Output>`, taking its target type-erased. Immutable.
@@ -68,6 +78,12 @@ final class Handler<Input, Output>: AnyHandler {
     }
 
     override var forwards: Bool { forwarding != nil }
+
+    override var nestedChain: DelegateChain? { forwarding?.nestedChain }
+
+    override func nested(_ message: UInt32, in chain: DelegateChain) -> AnyHandler {
+        Handler(forwarding: .nested(Message(interned: message), in: chain))
+    }
 }
 
 extension Handler {
@@ -146,6 +162,8 @@ struct Forwarding<Input, Output> {
     /// is a chain that can (``RequirementDispatching``); nil for the patterns.
     @usableFromInline
     let requirements: ForwardedRequirements<Input, Output>?
+    /// The chain walked, for a nested proxy's handler (``DelegateChain/add(_:nesting:retention:)``).
+    var nestedChain: DelegateChain? = nil
 
     /// The walk of a requirement's send through the target: its requirement walk, which asks
     /// the listeners that may decline (see ``RequirementDispatching``).

@@ -161,15 +161,16 @@ extension ForwardedRequirements {
         _: Chain.Type, _ message: Message<Input, Output>
     ) -> ForwardedRequirements {
         // Sound: a handler only ever receives the target it was registered with, a `Chain`.
+        chain(message) { unsafeDowncast($0, to: Chain.self) }
+    }
+
+    /// The requirement sends of the chain `chainOf` gives for a forwarding handler's target.
+    static func chain<Chain: RequirementDispatching & AsyncRequirementChain>(
+        _ message: Message<Input, Output>, _ chainOf: @escaping (AnyObject) -> Chain
+    ) -> ForwardedRequirements {
         ForwardedRequirements(
-            walk: { target, input, body in
-                unsafeDowncast(target, to: Chain.self).forEachAnswer(toRequirement: message, input, body)
-            },
-            stillImplements: { target, listener in
-                unsafeDowncast(target, to: Chain.self).stillImplements(message, listener)
-            },
-            dropDeclined: { target, listener in
-                unsafeDowncast(target, to: Chain.self).dropAsyncDeclined(message, of: listener)
-            })
+            walk: { target, input, body in chainOf(target).forEachAnswer(toRequirement: message, input, body) },
+            stillImplements: { target, listener in chainOf(target).stillImplements(message, listener) },
+            dropDeclined: { target, listener in chainOf(target).dropAsyncDeclined(message, of: listener) })
     }
 }

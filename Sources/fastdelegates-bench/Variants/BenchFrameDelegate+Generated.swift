@@ -23,9 +23,9 @@ enum BenchFrameDelegateMessages: FastDelegates.NonisolatedProxyMessages {
     typealias ProxyForwarding = FastDelegates.DelegateForwarding
 
     /// The message of `BenchFrameDelegate.scrollTick(_:)`.
-    static let scrollTick = FastDelegates.Message<Int, Void>("BenchFrameDelegate.scrollTick(_:)")
+    static let scrollTick = FastDelegates.Message<Int, Void>("BenchFrameDelegate.scrollTick(_:)", fileID: "fastdelegates_bench/BenchFrameDelegate+Generated.swift", line: 1, column: 1)
     /// The message of `BenchFrameDelegate.firstResponder(_:)`.
-    static let firstResponder = FastDelegates.Message<Int, Int>("BenchFrameDelegate.firstResponder(_:)")
+    static let firstResponder = FastDelegates.Message<Int, Int>("BenchFrameDelegate.firstResponder(_:)", fileID: "fastdelegates_bench/BenchFrameDelegate+Generated.swift", line: 1, column: 1)
 
     /// The messages of this protocol and of those it refines for the requirement `selector` whose
     /// message has the type of `message`: what a refining protocol's restatement of it witnesses.
@@ -145,7 +145,7 @@ extension BenchFrameDelegate where Self: FastDelegates.DelegateForwarding {
             return FastDelegates.DelegateToken()
         }
         let responder = self.forwardingResponders.shared(listener.benchFrameDelegateResponder)
-        return self.forwardingChain.add(responder, retention: retention)
+        return self.forwardingChain.add(responder, nesting: (listener as? any FastDelegates.DelegateForwarding)?.forwardingChain, retention: retention)
     }
 
     /// Removes `listener`; it receives nothing more, even from a send already running.

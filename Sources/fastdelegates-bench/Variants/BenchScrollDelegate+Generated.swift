@@ -23,9 +23,9 @@ enum BenchScrollDelegateMessages: FastDelegates.NonisolatedProxyMessages {
     typealias ProxyForwarding = FastDelegates.DelegateForwarding
 
     /// The message of `BenchScrollDelegate.scrollTick(_:)`.
-    static let scrollTick = FastDelegates.Message<Int, Void>("BenchScrollDelegate.scrollTick(_:)")
+    static let scrollTick = FastDelegates.Message<Int, Void>("BenchScrollDelegate.scrollTick(_:)", fileID: "fastdelegates_bench/BenchScrollDelegate+Generated.swift", line: 1, column: 1)
     /// The message of `BenchScrollDelegate.firstResponder(_:)`.
-    static let firstResponder = FastDelegates.Message<Int, Int>("BenchScrollDelegate.firstResponder(_:)")
+    static let firstResponder = FastDelegates.Message<Int, Int>("BenchScrollDelegate.firstResponder(_:)", fileID: "fastdelegates_bench/BenchScrollDelegate+Generated.swift", line: 1, column: 1)
 
     /// The messages of this protocol and of those it refines for the requirement `selector` whose
     /// message has the type of `message`: what a refining protocol's restatement of it witnesses.
@@ -83,7 +83,7 @@ final class BenchScrollDelegateProxy: BenchScrollDelegate, FastDelegates.Delegat
         if listener === self {
             return FastDelegates.DelegateToken()
         }
-        return chain.add(_responders.shared(listener.benchScrollDelegateResponder), retention: retention)
+        return chain.add(_responders.shared(listener.benchScrollDelegateResponder), nesting: (listener as? any FastDelegates.DelegateForwarding)?.forwardingChain, retention: retention)
     }
 
     /// Removes `listener`; it receives nothing more, even from a send already running.
@@ -145,7 +145,7 @@ extension BenchScrollDelegate where Self: FastDelegates.DelegateForwarding {
             return FastDelegates.DelegateToken()
         }
         let responder = self.forwardingResponders.shared(listener.benchScrollDelegateResponder)
-        return self.forwardingChain.add(responder, retention: retention)
+        return self.forwardingChain.add(responder, nesting: (listener as? any FastDelegates.DelegateForwarding)?.forwardingChain, retention: retention)
     }
 
     /// Removes `listener`; it receives nothing more, even from a send already running.

@@ -15,11 +15,14 @@ let proxyMacros: [String: any Macro.Type] = [
     "DelegateCombining": RequirementMarkerMacro.self,
 ]
 
-/// What the macros make of `source`: the expanded file and the diagnostics they reported.
-func expand(_ source: String) -> (source: String, diagnostics: [Diagnostic]) {
+/// What the macros make of `source`, as file `fileName` of module `moduleName`: the expanded file
+/// and the diagnostics they reported.
+func expand(_ source: String, moduleName: String = "TestModule", fileName: String = "test.swift") -> (
+    source: String, diagnostics: [Diagnostic]
+) {
     let file = Parser.parse(source: source)
     let context = BasicMacroExpansionContext(
-        sourceFiles: [file: .init(moduleName: "TestModule", fullFilePath: "test.swift")])
+        sourceFiles: [file: .init(moduleName: moduleName, fullFilePath: fileName)])
     let expanded = file.expand(
         macros: proxyMacros,
         contextGenerator: {

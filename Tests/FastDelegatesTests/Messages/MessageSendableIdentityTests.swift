@@ -1,14 +1,10 @@
-import CDispatchTable
 import FastDelegates
 import Synchronization
 import Testing
 
 /// Types that differ only by `Sendable` never share a message (`Message`'s notes on identity):
-/// the runtime metadata of `Any` and `any Sendable` is one, so the id records, for `Input` and
-/// `Output` apart, whether the compiler knew the type `Sendable`, wherever the type has a position
-/// that may hide the marker (an existential or a class); and where even that cannot tell the
-/// types apart, the message may be made only once. Without such a position the id records
-/// nothing more, so generic code and concrete code agree.
+/// the runtime metadata of `Any` and `any Sendable` is one, but each message is its declaration,
+/// and one place outside generic code has one static type.
 @Suite("Message identity and Sendable")
 struct MessageSendableIdentityTests {
     protocol Q {}
@@ -35,14 +31,10 @@ struct MessageSendableIdentityTests {
         Message(name)
     }
 
-    static func positions(_ type: Any.Type) -> cdt_marker_positions {
-        cdt_type_marker_positions(UnsafeRawPointer(bitPattern: UInt(bitPattern: ObjectIdentifier(type))), nil, 0)
-    }
-
     // MARK: - Ids
 
-    /// Declared once: a message whose types are not known `Sendable` and have a position is one
-    /// declaration (`MessageSoundnessTests`).
+    static func sendableAny() -> Message<any Sendable, Void> { Message("sendable.any") }
+
     static let plainAny = Message<Any, Void>("sendable.any")
 
     @Test func typesThatDifferOnlyBySendableAreDifferentMessages() {
@@ -61,99 +53,31 @@ struct MessageSendableIdentityTests {
         // `Box` is `Sendable` where `T` is: the key tells these apart, and each may be made once.
         #expect(Message<Box<Any>, Void>("sendable.box").id != Message<Box<any Sendable>, Void>("sendable.box").id)
         #expect(Message<Void, Any>("sendable.output").id != Message<Void, any Sendable>("sendable.output").id)
-        // The same declaration twice is still one message, and the names stay the same.
-        #expect(Message<any Sendable, Void>("sendable.any") == Message<any Sendable, Void>("sendable.any"))
-        #expect(Self.plainAny == Self.plainAny)
-        #expect(Message<any Sendable, Void>("sendable.any").name == "sendable.any")
-        #expect(Message<any Sendable, Void>("sendable.any").debugDescription.contains("Sendable"))
+        // The same declaration made twice is still one message, and the names stay the same.
+        #expect(Self.sendableAny() == Self.sendableAny())
+        #expect(Self.sendableAny().name == Self.plainAny.name)
+        #expect(Self.sendableAny().debugDescription.contains("Sendable"))
     }
 
-    @Test func genericCodeMakesTheSameMessageAsConcreteCodeForTypesWithoutAPosition() {
-        #expect(Self.unconstrained("generic.double", Double.self, Void.self) == Message<Double, Void>("generic.double"))
-        #expect(Self.unconstrained("generic.string", String.self, Bool.self) == Message<String, Bool>("generic.string"))
-        #expect(Self.unconstrained("generic.array", [Int].self, Void.self) == Message<[Int], Void>("generic.array"))
-        #expect(Self.unconstrained("generic.opt", Int?.self, Void.self) == Message<Int?, Void>("generic.opt"))
+    @Test func oneGenericPlaceMakesOneMessagePerRuntimeType() {
         #expect(
-            Self.unconstrained("generic.tuple", (Int, String).self, Void.self)
-                == Message<(Int, String), Void>("generic.tuple"))
-        #expect(Self.unconstrained("generic.box", Box<Int>.self, Void.self) == Message<Box<Int>, Void>("generic.box"))
-        #expect(Self.unconstrained("generic.enum", Choice.self, Void.self) == Message<Choice, Void>("generic.enum"))
+            Self.unconstrained("generic.double", Double.self, Void.self)
+                == Self.unconstrained("generic.double", Double.self, Void.self))
         #expect(
-            Self.unconstrained("generic.function", (@Sendable (Int) -> Int).self, Void.self)
-                == Message<@Sendable (Int) -> Int, Void>("generic.function"))
-        #expect(Self.unconstrained("generic.meta", Int.Type.self, Void.self) == Message<Int.Type, Void>("generic.meta"))
+            Self.unconstrained("generic.double", Double.self, Void.self).id
+                != Self.unconstrained("generic.double", Int.self, Void.self).id)
         #expect(
-            Self.unconstrained("generic.main", (@MainActor () -> Void).self, Void.self)
-                == Message<@MainActor () -> Void, Void>("generic.main"))
-        #expect(Self.constrained("generic.double", Double.self, Void.self) == Message<Double, Void>("generic.double"))
-    }
-
-    @Test func genericCodeOverAnExistentialMakesTheMessageItsConstraintsKnow() {
-        // `Input: Sendable, Output: Sendable`: the `Sendable` message, as concrete code makes it.
+            Self.unconstrained("generic.box", Box<Int>.self, Void.self).id
+                != Self.unconstrained("generic.box", Box<String>.self, Void.self).id)
+        // Generic and concrete code are two places: two messages, whatever the types.
+        #expect(Self.unconstrained("generic.double", Double.self, Void.self) != Message<Double, Void>("generic.double"))
+        #expect(Self.constrained("generic.double", Double.self, Void.self) != Message<Double, Void>("generic.double"))
+        // The exception `Message` documents: one unconstrained generic place made for types that
+        // differ only by `Sendable` makes one message for both (the run time cannot tell them
+        // apart); a `Sendable` constraint rules the other type out.
         #expect(
-            Self.constrained("generic.existential", (any Sendable).self, Void.self)
-                == Message<any Sendable, Void>("generic.existential"))
-        #expect(
-            Self.constrained("generic.existential.array", [any Sendable].self, Int.self)
-                == Message<[any Sendable], Int>("generic.existential.array"))
-        // Unconstrained, over an existential: not known `Sendable`, whatever `Input` is at run
-        // time; such a message is one declaration, so it is not also declared concretely
-        // (`MessageSoundnessTests` traps on that).
-        let erased = Self.unconstrained("generic.existential", (any Sendable).self, Void.self)
-        #expect(erased != Message<any Sendable, Void>("generic.existential"))
-    }
-
-    @Test func theMetadataWalkFindsEveryPositionAndWhereItIs() {
-        // No position: the metadata is the type.
-        for type: Any.Type in [
-            Int.self, String.self, [Int].self, [String: Int].self, Int?.self, (Int, String).self,
-            ((Int) -> String).self, (@Sendable () -> Void).self, Int.Type.self, Box<Int>.self,
-            Box<[Int?]>.self, Choice.self, Set<Int>.self, Result<Int, MessageSendableIdentityError>.self,
-            Void.self, AnyHashable.self, (@MainActor () -> Void).self,
-            (@Sendable () throws(MessageSendableIdentityError) -> Void).self,
-            ((Int) async throws(MessageSendableIdentityError) -> String).self,
-        ] {
-            #expect(Self.positions(type) == CDT_MARKER_POSITIONS_NONE, "\(type)")
-        }
-        if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-            #expect(Self.positions(InlineArray<2, Int>.self) == CDT_MARKER_POSITIONS_NONE)
-            #expect(Self.positions(InlineArray<3, Any>.self) == CDT_MARKER_POSITIONS_OPAQUE)
-        }
-        // One position, in the type itself or in tuples and optionals (the caller lists more).
-        for type: Any.Type in [
-            Any.self, AnyObject.self, (any Q).self, (any Error).self, (any Sendable).self, Plain.self, Plain?.self,
-            Any?.self, (Int, Any).self, (Int, (String, Plain?)).self,
-        ] {
-            #expect(Self.positions(type) == CDT_MARKER_POSITIONS_ONE, "\(type)")
-        }
-        #expect(Self.positions((Any, Plain).self) == CDT_MARKER_POSITIONS_SEVERAL)
-        #expect(Self.positions((AnyObject?, Int, any Q).self) == CDT_MARKER_POSITIONS_SEVERAL)
-        // Anywhere else: a function, a metatype, a generic type not listed, a generic class.
-        for type: Any.Type in [
-            [Any].self, Box<Any>.self, Box<Plain>.self, Box<Box<AnyObject>>.self, ((Any) -> Void).self,
-            (() -> Any).self, ((Int, String) -> (Int, any Q)).self, Any.Type.self, (any Q).Type.self,
-            (any Q.Type).self, Plain.Type.self, (any Sequence<Int>).self, GenericClass<Int>.self,
-            (() throws(ClassError) -> Void).self,
-        ] {
-            #expect(Self.positions(type) == CDT_MARKER_POSITIONS_OPAQUE, "\(type)")
-        }
-    }
-
-    @Test func theListedGenericTypesAreStructural() {
-        let listed: [Any.Type] = [[Int].self, [Int: Int].self, Set<Int>.self, Result<Int, Never>.self]
-        func positions(_ type: Any.Type) -> cdt_marker_positions {
-            listed.map { UnsafeRawPointer(bitPattern: UInt(bitPattern: ObjectIdentifier($0))) }
-                .withUnsafeBufferPointer { list in
-                    cdt_type_marker_positions(
-                        UnsafeRawPointer(bitPattern: UInt(bitPattern: ObjectIdentifier(type))), list.baseAddress,
-                        list.count)
-                }
-        }
-        #expect(positions([Any].self) == CDT_MARKER_POSITIONS_ONE)
-        #expect(positions([String: [Plain?]].self) == CDT_MARKER_POSITIONS_ONE)
-        #expect(positions(Result<Plain, any Error>.self) == CDT_MARKER_POSITIONS_SEVERAL)
-        #expect(positions(Box<[Any]>.self) == CDT_MARKER_POSITIONS_OPAQUE)
-        #expect(positions([(Any) -> Void].self) == CDT_MARKER_POSITIONS_OPAQUE)
+            Self.unconstrained("generic.existential", Any.self, Void.self).id
+                == Self.unconstrained("generic.existential", (any Sendable).self, Void.self).id)
     }
 
     // MARK: - Handlers and streams

@@ -20,6 +20,6 @@ public struct LibraryBPoint: Equatable, Sendable, CustomStringConvertible {
 public enum LibraryBScroll {
     /// The content offset.
     public static let didScroll = Message<LibraryBPoint, Void>("scrollViewDidScroll:")
-    /// The same message as library A's, declared again here with the same types.
+    /// Library A's name and types, declared again here: library B's own message.
     public static let verticalOffset = Message<Double, Void>("scrollViewDidScroll:")
 }

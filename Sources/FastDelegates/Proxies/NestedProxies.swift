@@ -1,0 +1,55 @@
+// A proxy added as a listener of another proxy: its listeners answer in its place, as if they
+// were in the outer list there (nesting flattens).
+
+extension Forwarding {
+    /// How a handler of `message` walks `chain`, the chain of a proxy that is a listener of
+    /// another: a plain send walks its responders, a requirement send its implementing listeners,
+    /// and the outer chain responds while one of them does.
+    static func nested(_ message: Message<Input, Output>, in chain: DelegateChain) -> Forwarding {
+        Forwarding(
+            walk: { _, input, body in chain.forEachAnswer(to: message, input, body) },
+            responds: { _ in chain.responds(to: message) },
+            requirements: .chain(message) { _ in chain }, nestedChain: chain)
+    }
+}
+
+extension AnyResponder {
+    /// This responder's target answering each of its messages through `chain`'s listeners.
+    func nested(in chain: DelegateChain) -> AnyResponder {
+        AnyResponder(target, handlers: handlers.reduce(into: [:]) { $0[$1.key] = $1.value.nested($1.key, in: chain) })
+    }
+}
+
+extension DelegateChain {
+    /// Adds `responder` after the others, held weakly by default; when its target is itself a
+    /// proxy over `nested`, adds it so that `nested`'s listeners answer in its place: what the
+    /// `add` of a `@DelegateProxy` proxy calls.
+    ///
+    /// A listener that is itself a proxy then implements a requirement exactly when one of its
+    /// own live listeners does, at the time of the call, and answers as that listener would: the
+    /// outer walk goes on past it when none does, a void requirement reaches each of its
+    /// implementing listeners (only the first of all in `.breaking` mode), and a combined
+    /// answer counts each of theirs. Proxies nest to any depth. This chain pays one flag check
+    /// per send for it (as for ``Responses/forwarding(_:)``).
+    /// - Returns: a token whose `cancel()` removes the listener.
+    @discardableResult
+    public func add(_ responder: AnyResponder, nesting nested: DelegateChain?, retention: Retention = .weak)
+        -> DelegateToken
+    {
+        guard let nested else { return add(responder, retention: retention) }
+        precondition(
+            nested !== self && !nested.nests(self),
+            "FastDelegates: a proxy cannot be a listener of itself, directly or through other proxies")
+        return add(responder.nested(in: nested), retention: retention)
+    }
+
+    /// Whether `chain` is reachable from this chain through the chains of its nested proxies.
+    func nests(_ chain: DelegateChain) -> Bool {
+        list.entries.contains { registration in
+            !registration.isUnlisted
+                && registration.responses.values.contains { handler in
+                    handler.nestedChain.map { $0 === chain || $0.nests(chain) } ?? false
+                }
+        }
+    }
+}
