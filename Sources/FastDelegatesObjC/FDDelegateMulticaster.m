@@ -187,25 +187,24 @@ static id host_died(fd_watch *watch) {
         core->owner = impl;
         core->thread = pthread_self();
         fd_methods_load(&core->table, protocol, methods);
+        impl->records = [NSMutableArray new];
+        impl->parked = [NSMutableArray new];
+        NSMutableDictionary *signatures = [NSMutableDictionary dictionary];
+        for (uint32_t i = 0; i < core->table.count; i++) {
+            [signatures setObject:[NSString stringWithUTF8String:core->table.methods[i].types]
+                           forKey:[NSString stringWithUTF8String:sel_getName(core->table.methods[i].selector)]];
+        }
+        FDProxyBase *proxy = [fd_proxy_class(protocol, &core->table) new];
+        proxy->core = core;
+        proxy->signatures = [signatures copy];
+        impl->proxyObject = proxy;
+        core->proxy = proxy;
     } @catch (NSException *exception) {
 #if !__has_feature(objc_arc)
         [self release]; // what was made so far goes with it (dealloc copes with a partial state)
 #endif
         @throw;
     }
-    FDMulticasterImpl *impl = (FDMulticasterImpl *)self;
-    fd_core *core = impl->core;
-    impl->records = [NSMutableArray new];
-    impl->parked = [NSMutableArray new];
-    NSMutableDictionary *signatures = [NSMutableDictionary dictionary];
-    for (uint32_t i = 0; i < core->table.count; i++) {
-        [signatures setObject:[NSString stringWithUTF8String:core->table.methods[i].types]
-                       forKey:[NSString stringWithUTF8String:sel_getName(core->table.methods[i].selector)]];
-    }
-    impl->proxyObject = [fd_proxy_class(protocol, &core->table) new];
-    impl->proxyObject->core = core;
-    impl->proxyObject->signatures = [signatures copy];
-    core->proxy = impl->proxyObject;
     return self;
 }
 
