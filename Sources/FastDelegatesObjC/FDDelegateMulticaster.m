@@ -27,9 +27,74 @@ void fd_check_thread(fd_core *core) {
 BOOL fd_answers(fd_core *core, fd_method *method) {
     cdt_span span = cdt_chain_lookup(core->chain, method->message);
     for (size_t i = 0; i < span.count; i++) {
-        if (fd_entry_target(core, span.entries[i])) return YES;
+        if (fd_entry_answering(core, span.entries[i], method)) return YES;
     }
     return NO;
+}
+
+BOOL fd_inner_answers(fd_core *inner, SEL selector) {
+    fd_method *method = fd_methods_find(&inner->table, selector);
+    return method && fd_answers(inner, method);
+}
+
+// Nesting: `record` (a listener that is another multicaster's proxy) is told when what that
+// multicaster answers changes, until it stops watching or that multicaster goes.
+static void watch_inner(FDListener *record, fd_core *inner) {
+    if (inner->watcher_count == inner->watcher_capacity) {
+        uint32_t capacity = inner->watcher_capacity ? inner->watcher_capacity * 2 : 4;
+        void **grown = realloc(inner->watchers, capacity * sizeof *grown);
+        if (!grown) [NSException raise:NSMallocException format:@"FDDelegateMulticaster: out of memory"];
+        inner->watchers = grown;
+        inner->watcher_capacity = capacity;
+    }
+    inner->watchers[inner->watcher_count++] = (FD_BRIDGE void *)record;
+    record->inner = inner;
+}
+
+static void unwatch_inner(FDListener *record) {
+    fd_core *inner = record->inner;
+    if (!inner) return;
+    for (uint32_t i = 0; i < inner->watcher_count; i++) {
+        if (inner->watchers[i] != (FD_BRIDGE void *)record) continue;
+        inner->watchers[i] = inner->watchers[--inner->watcher_count];
+        break;
+    }
+    record->inner = NULL;
+}
+
+// The multicaster of `core`'s proxy, or of a proxy among its listeners at any depth, is `target`.
+static BOOL nests(fd_core *core, fd_core *target) {
+    if (core == target) return YES;
+    FDMulticasterImpl *impl = core->owner;
+    if (!impl) return NO;
+    for (FDListener *record in impl->records) {
+        if (record->inner && nests(record->inner, target)) return YES;
+    }
+    return NO;
+}
+
+// The core of `object` when it is a live multicaster's proxy, else NULL.
+static fd_core *proxy_core(id object) {
+    for (Class class = object_getClass(object); class; class = class_getSuperclass(class)) {
+        if (class == [FDProxyBase class]) return ((FDProxyBase *)object)->core;
+    }
+    return NULL;
+}
+
+static void listeners_changed(FDMulticasterImpl *impl);
+
+// What `core`'s multicaster answers changed: each multicaster that has its proxy as a listener
+// looks again (at once, or after its own outermost call).
+static void tell_watchers(fd_core *core) {
+    if (core->watcher_count == 0) return;
+    NSMutableArray *owners = [NSMutableArray arrayWithCapacity:core->watcher_count];
+    for (uint32_t i = 0; i < core->watcher_count; i++) {
+        FDListener *record = (FD_BRIDGE FDListener *)core->watchers[i];
+        if (record->core && record->core->owner) [owners addObject:record->core->owner];
+    }
+    for (FDMulticasterImpl *owner in owners) {
+        if (owner->core) listeners_changed(owner);
+    }
 }
 
 // Whether the host's slot still holds the proxy (someone else may have set it since).
@@ -67,6 +132,7 @@ static void refresh_handles(FDMulticasterImpl *impl) {
 // Frees `record`'s slot and entries; while a dispatch runs, the record waits in `parked`.
 static void drop(FDMulticasterImpl *impl, FDListener *record) {
     cdt_chain_release(impl->core->chain, record->handle, record->messages, record->message_count);
+    unwatch_inner(record);
 #if !FD_APPLE_RUNTIME
     fd_watch_stop(&record->watch);
 #endif
@@ -89,6 +155,7 @@ static void purge_dead(FDMulticasterImpl *impl) {
 // host told at once; during a dispatch, all that waits for the outermost leave.
 static void listeners_changed(FDMulticasterImpl *impl) {
     fd_core *core = impl->core;
+    if (!core) return;
     if (core->chain->depth > 0) {
         cdt_chain_mark_pending(core->chain);
         return;
@@ -97,12 +164,16 @@ static void listeners_changed(FDMulticasterImpl *impl) {
     __atomic_store_n(&core->deadPending, 0, __ATOMIC_RELEASE);
     purge_dead(impl);
     if (cdt_chain_compact(core->chain)) refresh_handles(impl);
-    if (snapshot_answers(impl)) reassign(impl);
+    if (snapshot_answers(impl)) {
+        reassign(impl);
+        tell_watchers(core);
+    }
 }
 
 // Lets go of the records of a multicaster that is going: no more watches, no more entries.
 static void release_records(NSArray *records) {
     for (FDListener *record in records) {
+        unwatch_inner(record);
 #if !FD_APPLE_RUNTIME
         fd_watch_stop(&record->watch);
 #endif
@@ -115,6 +186,16 @@ static void release_records(NSArray *records) {
 // Frees `core`, and what it kept of a multicaster that went during a dispatch.
 static void core_destroy(fd_core *core) {
     if (core->proxy) core->proxy->core = NULL;
+    // Multicasters listening to its proxy: it answers nothing from now on.
+    NSMutableArray *watchers = [NSMutableArray arrayWithCapacity:core->watcher_count];
+    for (uint32_t i = 0; i < core->watcher_count; i++) {
+        FDListener *record = (FD_BRIDGE FDListener *)core->watchers[i];
+        record->inner = NULL;
+        [watchers addObject:record];
+    }
+    free(core->watchers);
+    core->watchers = NULL;
+    core->watcher_count = 0;
     if (core->orphans) release_records([(FD_BRIDGE NSArray *)core->orphans objectAtIndex:0]);
     cdt_chain_destroy(core->chain);
     fd_methods_free(&core->table);
@@ -126,6 +207,9 @@ static void core_destroy(fd_core *core) {
 #endif
     }
     free(core);
+    for (FDListener *record in watchers) {
+        if (record->core && record->core->owner) listeners_changed(record->core->owner);
+    }
 }
 
 void fd_after_outermost(fd_core *core) {
@@ -286,6 +370,13 @@ static FDListener *record_of(FDMulticasterImpl *impl, id listener) {
         [NSException raise:NSInvalidArgumentException format:@"FDDelegateMulticaster: its own proxy cannot listen to it"];
     }
     if (record_of(impl, listener)) return;
+    fd_core *inner = proxy_core(listener);
+    if (inner && nests(inner, impl->core)) {
+        [NSException raise:NSInvalidArgumentException
+                    format:@"FDDelegateMulticaster: %@ listens to this multicaster's proxy already: nesting them would "
+                           @"make a cycle",
+                           listener];
+    }
     // `index` counts live listeners: find the position among all records.
     NSUInteger position = 0, live = 0, count = [impl->records count];
     while (position < count && live < index) {
@@ -319,7 +410,11 @@ static FDListener *record_of(FDMulticasterImpl *impl, id listener) {
     record->object = listener;
     for (uint32_t i = 0; i < impl->core->table.count; i++) {
         fd_method *method = &impl->core->table.methods[i];
-        if (![listener respondsToSelector:method->selector]) continue;
+        // Another multicaster's proxy is entered for every method it has, answered now or not:
+        // each call asks it (fd_entry_answering).
+        if (inner ? !fd_methods_find(&inner->table, method->selector) : ![listener respondsToSelector:method->selector]) {
+            continue;
+        }
         if (cdt_chain_insert_entry(impl->core->chain, record->handle, method->message, (FD_BRIDGE void *)record) != 0) {
             cdt_chain_release(impl->core->chain, record->handle, record->messages, record->message_count);
             free(record->messages);
@@ -330,6 +425,10 @@ static FDListener *record_of(FDMulticasterImpl *impl, id listener) {
 #if !FD_APPLE_RUNTIME
     fd_watch_start(&record->watch, listener, listener_died, (void *)record);
 #endif
+    if (inner) {
+        record->nested = YES;
+        watch_inner(record, inner);
+    }
     [impl->records insertObject:record atIndex:position];
     listeners_changed(impl);
 }
@@ -372,6 +471,30 @@ static FDListener *record_of(FDMulticasterImpl *impl, id listener) {
     [host setValue:impl->proxyObject forKey:key];
 }
 
+// Another multicaster installed on the slot since, over this one (its original delegate is this
+// proxy, at any depth): this one's place there goes to its own original delegate, so that the
+// slot goes on as if this one had never been installed.
+static void splice_out(FDMulticasterImpl *impl, id host) {
+    id cursor = [host valueForKey:impl->hostKey];
+    for (int depth = 0; cursor && depth < 64; depth++) {
+        fd_core *core = proxy_core(cursor);
+        FDMulticasterImpl *over = core ? core->owner : nil;
+        if (!over || over == impl || !over->installed) return;
+        id original = over->original;
+        if (original == impl->proxyObject) {
+            NSUInteger index = [over.listeners indexOfObjectIdenticalTo:impl->proxyObject];
+            over->original = impl->original;
+            id replacement = impl->original;
+            if (index != NSNotFound) {
+                if (replacement) [over insertListener:replacement atIndex:index];
+                [over removeListener:impl->proxyObject];
+            }
+            return;
+        }
+        cursor = original;
+    }
+}
+
 - (void)uninstall {
     FDMulticasterImpl *impl = (FDMulticasterImpl *)self;
     FD_CONFINED(impl->core);
@@ -383,7 +506,11 @@ static FDListener *record_of(FDMulticasterImpl *impl, id listener) {
     id host = impl->host;
     impl->host = nil;
     if (!host) return;
-    if (slot_holds_proxy(impl, host)) [host setValue:impl->original forKey:impl->hostKey];
+    if (slot_holds_proxy(impl, host)) {
+        [host setValue:impl->original forKey:impl->hostKey];
+    } else {
+        splice_out(impl, host);
+    }
 #if FD_APPLE_RUNTIME
     objc_setAssociatedObject(host, (FD_BRIDGE const void *)self, nil, OBJC_ASSOCIATION_RETAIN_NONATOMIC);
 #else

@@ -86,7 +86,7 @@ void fd_forward(fd_core *core, fd_method *method, NSInvocation *invocation) {
         BOOL answered = NO;
         cdt_span span = cdt_chain_lookup(core->chain, method->message);
         for (size_t i = 0; i < span.count; i++) {
-            id target = fd_entry_target(core, span.entries[i]);
+            id target = fd_entry_answering(core, span.entries[i], method);
             if (!target) continue;
             [invocation invokeWithTarget:target];
             answered = YES;

@@ -26,6 +26,10 @@ typedef struct fd_core {
     fd_method *lastMethod;                  // finds its method in one compare
     volatile int deadPending;               // a listener died (set from any thread on GCC's runtime)
     BOOL breaking;
+    // The records, in other multicasters, of listeners that are this multicaster's proxy: told
+    // when what it answers changes (nesting). Unretained FDListener pointers.
+    void **watchers;
+    uint32_t watcher_count, watcher_capacity;
 } fd_core;
 
 /// One listener: the object of its slot in the C core's chain.
@@ -37,6 +41,8 @@ typedef struct fd_core {
     uint64_t order;
     uint32_t *messages;           // the methods it was entered for
     uint32_t message_count;
+    BOOL nested;                  // the listener is another multicaster's proxy
+    fd_core *inner;               // that multicaster's core; NULL once it is gone
 #if !FD_APPLE_RUNTIME
     fd_watch watch;               // its entry in the zeroing side table
 #endif
@@ -85,12 +91,24 @@ static inline id fd_listener_object(FDListener *record) {
 #endif
 }
 
-/// The live object of `entry`, or nil (released, or dead: then noted for the outermost leave).
-static inline id fd_entry_target(fd_core *core, cdt_entry entry) {
+/// Whether the multicaster of `inner` answers `selector` now: some live listener of its own does.
+BOOL fd_inner_answers(fd_core *inner, SEL selector);
+
+/// The live object of `entry` when it answers `method` now, or nil (released, or dead: then
+/// noted for the outermost leave). Another multicaster's proxy (nesting) answers a method
+/// exactly when one of its own live listeners does, at each call.
+static inline id fd_entry_answering(fd_core *core, cdt_entry entry, fd_method *method) {
     void *record = cdt_chain_object(core->chain, entry);
     if (!record) return nil;
-    id target = fd_listener_object((FD_BRIDGE FDListener *)record);
-    if (!target) __atomic_store_n(&core->deadPending, 1, __ATOMIC_RELAXED);
+    FDListener *listener = (FD_BRIDGE FDListener *)record;
+    id target = fd_listener_object(listener);
+    if (!target) {
+        __atomic_store_n(&core->deadPending, 1, __ATOMIC_RELAXED);
+        return nil;
+    }
+    if (__builtin_expect(listener->nested, 0) && !(listener->inner && fd_inner_answers(listener->inner, method->selector))) {
+        return nil;
+    }
     return target;
 }
 

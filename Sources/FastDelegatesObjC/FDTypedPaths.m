@@ -25,7 +25,7 @@ typedef struct fd_point {
         FD_BEGIN();                                                               \
         @try {                                                                    \
             for (size_t i = 0; i < span.count; i++) {                             \
-                id target = fd_entry_target(core, span.entries[i]);               \
+                id target = fd_entry_answering(core, span.entries[i], method);               \
                 if (!target) continue;                                            \
                 ((void (*)(id, SEL types))FD_IMP(target, _cmd))(target, _cmd arguments); \
                 if (core->breaking) break;                                        \
@@ -41,7 +41,7 @@ typedef struct fd_point {
         FD_BEGIN(answer);                                                         \
         @try {                                                                    \
             for (size_t i = 0; i < span.count; i++) {                             \
-                id target = fd_entry_target(core, span.entries[i]);               \
+                id target = fd_entry_answering(core, span.entries[i], method);               \
                 if (!target) continue;                                            \
                 answer = ((result (*)(id, SEL types))FD_IMP(target, _cmd))(target, _cmd arguments); \
                 break;                                                            \
