@@ -14,6 +14,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/objc-build.sh
 objc_require_gnustep
+objc_require_ffi
+objc_use_gcc
 BUILD="${OBJC_BUILD:-.build-objc}/bench"
 REPORT=docs/benchmarks.md
 objc_archive "$BUILD" -O2 -DNDEBUG

@@ -143,9 +143,13 @@ BOOL fd_answers(fd_core *core, fd_method *method);
 /// The proxy class for `protocol` with `table`'s methods (one per protocol and method list).
 Class fd_proxy_class(Protocol *protocol, fd_method_table *table);
 
-/// Calls `block` (a block argument nobody answered) once with zero arguments when its signature
-/// allows (scalar arguments and result); NO otherwise.
+/// Calls `block` (a block argument nobody answered) once, through its own signature, with every
+/// parameter zero (scalars, objects, pointers, structs); NO, without calling it, when it has no
+/// signature or a parameter no call can be built for (a union, a bit field).
 BOOL fd_call_block_with_zeros(void *block);
+
+/// The Block ABI signature of `block` ("v24@?0q8..."), or NULL.
+const char *fd_block_signature(void *block);
 
 /// Zero result and zero-called block arguments for a forwarded call nobody answers.
 void fd_answer_nothing(NSInvocation *invocation, const char *types);
