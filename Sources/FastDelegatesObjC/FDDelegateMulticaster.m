@@ -82,6 +82,7 @@ static fd_core *proxy_core(id object) {
 }
 
 static void listeners_changed(FDMulticasterImpl *impl);
+static void death_watch_stop(FDListener *record);
 
 // What `core`'s multicaster answers changed: each multicaster that has its proxy as a listener
 // looks again (at once, or after its own outermost call).
@@ -133,9 +134,7 @@ static void refresh_handles(FDMulticasterImpl *impl) {
 static void drop(FDMulticasterImpl *impl, FDListener *record) {
     cdt_chain_release(impl->core->chain, record->handle, record->messages, record->message_count);
     unwatch_inner(record);
-#if !FD_APPLE_RUNTIME
-    fd_watch_stop(&record->watch);
-#endif
+    death_watch_stop(record);
     free(record->messages);
     record->messages = NULL;
     record->message_count = 0;
@@ -160,23 +159,110 @@ static void listeners_changed(FDMulticasterImpl *impl) {
         cdt_chain_mark_pending(core->chain);
         return;
     }
-    // Apple's weak references die unannounced: every change looks for the dead.
-    __atomic_store_n(&core->deadPending, 0, __ATOMIC_RELEASE);
-    purge_dead(impl);
-    if (cdt_chain_compact(core->chain)) refresh_handles(impl);
-    if (snapshot_answers(impl)) {
-        reassign(impl);
-        tell_watchers(core);
+    if (core->changing) { // a death or a change from the host's setter, while this runs
+        core->changeAgain = YES;
+        return;
     }
+    core->changing = YES;
+    do {
+        core->changeAgain = NO;
+        __atomic_store_n(&core->deadPending, 0, __ATOMIC_RELEASE);
+        purge_dead(impl);
+        if (cdt_chain_compact(core->chain)) refresh_handles(impl);
+        if (snapshot_answers(impl)) {
+            reassign(impl);
+            tell_watchers(core);
+        }
+    } while (core->changeAgain && core->chain->depth == 0);
+    core->changing = NO;
 }
+
+// A listener died (on the multicaster's thread, outside any lock): a change, told at once, or
+// after the outermost call when one runs.
+static void death_told(FDListener *record) {
+    fd_core *core = record->core;
+    if (core && core->owner) listeners_changed(core->owner);
+}
+
+#if FD_APPLE_RUNTIME
+// A listener's death, seen when it happens: an object associated with the listener, released
+// when the listener is destroyed (Apple's runtime and libobjc2 both release associated objects
+// then). From another thread the death is only noted (the next call's leave tells the host).
+static pthread_mutex_t death_lock = PTHREAD_MUTEX_INITIALIZER;
+
+@interface FDDeathWatch : NSObject {
+@public
+    FD_UNRETAINED FDListener *record; // nil once the record stopped watching
+}
+@end
+
+@implementation FDDeathWatch
+- (void)dealloc {
+    FDListener *told = nil;
+    pthread_mutex_lock(&death_lock);
+    FDListener *watched = record;
+    if (watched) {
+        watched->deathWatch = nil;
+        record = nil;
+        fd_core *core = watched->core;
+        if (core) {
+            __atomic_store_n(&core->deadPending, 1, __ATOMIC_RELEASE);
+            if (pthread_equal(pthread_self(), core->thread)) told = watched;
+        }
+    }
+    pthread_mutex_unlock(&death_lock);
+    if (told) death_told(told);
+}
+@end
+
+static void death_watch_start(FDListener *record, id listener) {
+    FDDeathWatch *watch = [FDDeathWatch new];
+    watch->record = record;
+    record->deathWatch = watch;
+    objc_setAssociatedObject(listener, (FD_BRIDGE const void *)record, watch, OBJC_ASSOCIATION_RETAIN_NONATOMIC);
+}
+
+static void death_watch_stop(FDListener *record) {
+    pthread_mutex_lock(&death_lock);
+    FDDeathWatch *FD_UNRETAINED watch = record->deathWatch; // alive while it is linked, under the lock
+    BOOL watching = watch != nil;
+    if (watching) {
+        watch->record = nil;
+        record->deathWatch = nil;
+    }
+    pthread_mutex_unlock(&death_lock);
+    id listener = watching ? fd_listener_object(record) : nil;
+    if (listener) objc_setAssociatedObject(listener, (FD_BRIDGE const void *)record, nil, OBJC_ASSOCIATION_RETAIN_NONATOMIC);
+}
+#else
+static id listener_died(fd_watch *watch) {
+    FDListener *record = watch->context;
+    __atomic_store_n(&record->object, nil, __ATOMIC_RELEASE);
+    fd_core *core = record->core;
+    if (!core) return nil;
+    __atomic_store_n(&core->deadPending, 1, __ATOMIC_RELEASE);
+    if (!pthread_equal(pthread_self(), core->thread)) return nil; // the next call's leave tells
+    return [record retain]; // told once the side table's lock is dropped
+}
+
+static void listener_death_told(id record) {
+    death_told(record);
+}
+
+static void death_watch_start(FDListener *record, id listener) {
+    fd_watch_start(&record->watch, listener, listener_died, listener_death_told, (void *)record);
+}
+
+static void death_watch_stop(FDListener *record) {
+    fd_watch_stop(&record->watch);
+}
+#endif
 
 // Lets go of the records of a multicaster that is going: no more watches, no more entries.
 static void release_records(NSArray *records) {
     for (FDListener *record in records) {
         unwatch_inner(record);
-#if !FD_APPLE_RUNTIME
-        fd_watch_stop(&record->watch);
-#endif
+        death_watch_stop(record);
         free(record->messages);
         record->messages = NULL;
         record->core = NULL;
@@ -225,13 +311,6 @@ void fd_after_outermost(fd_core *core) {
 }
 
 #if !FD_APPLE_RUNTIME
-static id listener_died(fd_watch *watch) {
-    FDListener *record = watch->context;
-    __atomic_store_n(&record->object, nil, __ATOMIC_RELEASE);
-    if (record->core) __atomic_store_n(&record->core->deadPending, 1, __ATOMIC_RELEASE);
-    return nil;
-}
-
 static id host_died(fd_watch *watch) {
     FDMulticasterImpl *impl = watch->context;
     impl->host = nil;
@@ -422,9 +501,7 @@ static FDListener *record_of(FDMulticasterImpl *impl, id listener) {
         }
         record->messages[record->message_count++] = method->message;
     }
-#if !FD_APPLE_RUNTIME
-    fd_watch_start(&record->watch, listener, listener_died, (void *)record);
-#endif
+    death_watch_start(record, listener);
     if (inner) {
         record->nested = YES;
         watch_inner(record, inner);
@@ -452,8 +529,20 @@ static FDListener *record_of(FDMulticasterImpl *impl, id listener) {
     if (impl->installed) [self uninstall];
     id current = [host valueForKey:key];
     if (current == impl->proxyObject) current = nil;
+    // The original delegate listens, and answers the selectors outside the protocol, before the
+    // host sees the proxy (which it may ask at once, as UIKit does).
+    BOOL added = current && !record_of(impl, current);
+    if (added) [self insertListener:current atIndex:0];
     impl->original = current;
-    if (current) [self insertListener:current atIndex:0];
+    snapshot_answers(impl);
+    @try {
+        [host setValue:impl->proxyObject forKey:key];
+    } @catch (NSException *exception) {
+        // A slot KVC can read but not write, or a setter that raised: no trace of the attempt.
+        impl->original = nil;
+        if (added) [self removeListener:current];
+        @throw;
+    }
     impl->host = host;
     NSString *copied = [key copy];
 #if !__has_feature(objc_arc)
@@ -465,10 +554,8 @@ static FDListener *record_of(FDMulticasterImpl *impl, id listener) {
     objc_setAssociatedObject(host, (FD_BRIDGE const void *)self, self, OBJC_ASSOCIATION_RETAIN_NONATOMIC);
 #else
     [self retain];
-    fd_watch_start(&impl->hostWatch, host, host_died, (void *)impl);
+    fd_watch_start(&impl->hostWatch, host, host_died, NULL, (void *)impl);
 #endif
-    snapshot_answers(impl);
-    [host setValue:impl->proxyObject forKey:key];
 }
 
 // Another multicaster installed on the slot since, over this one (its original delegate is this

@@ -26,6 +26,7 @@ typedef struct fd_core {
     fd_method *lastMethod;                  // finds its method in one compare
     volatile int deadPending;               // a listener died (set from any thread on GCC's runtime)
     BOOL breaking;
+    BOOL changing, changeAgain;             // listeners_changed is running; and must run again
     // The records, in other multicasters, of listeners that are this multicaster's proxy: told
     // when what it answers changes (nesting). Unretained FDListener pointers.
     void **watchers;
@@ -43,7 +44,9 @@ typedef struct fd_core {
     uint32_t message_count;
     BOOL nested;                  // the listener is another multicaster's proxy
     fd_core *inner;               // that multicaster's core; NULL once it is gone
-#if !FD_APPLE_RUNTIME
+#if FD_APPLE_RUNTIME
+    FD_UNRETAINED id deathWatch;  // the FDDeathWatch associated with the listener, until either goes
+#else
     fd_watch watch;               // its entry in the zeroing side table
 #endif
 }
