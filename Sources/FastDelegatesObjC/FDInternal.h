@@ -86,7 +86,7 @@ void fd_check_thread(fd_core *core);
 #endif
 
 /// `record`'s listener, or nil once it died.
-static inline id fd_listener_object(FDListener *record) {
+static inline id fd_listener_object(FDListener *FD_UNRETAINED record) {
 #if FD_APPLE_RUNTIME
     return record->object;
 #else
@@ -100,10 +100,11 @@ BOOL fd_inner_answers(fd_core *inner, SEL selector);
 /// The live object of `entry` when it answers `method` now, or nil (released, or dead: then
 /// noted for the outermost leave). Another multicaster's proxy (nesting) answers a method
 /// exactly when one of its own live listeners does, at each call.
+static inline id fd_entry_answering(fd_core *core, cdt_entry entry, fd_method *method) FD_RETURNS_RETAINED;
 static inline id fd_entry_answering(fd_core *core, cdt_entry entry, fd_method *method) {
     void *record = cdt_chain_object(core->chain, entry);
     if (!record) return nil;
-    FDListener *listener = (FD_BRIDGE FDListener *)record;
+    FDListener *FD_UNRETAINED listener = (FD_BRIDGE FDListener *)record; // the chain keeps it
     id target = fd_listener_object(listener);
     if (!target) {
         __atomic_store_n(&core->deadPending, 1, __ATOMIC_RELAXED);
