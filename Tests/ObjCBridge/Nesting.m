@@ -324,6 +324,35 @@ static void aForwardedFirstAnswerGoesPastAnInnerWithoutAnswer(void) {
     CHECK(innerDecider->decisions == 1 && outerDecider->decisions == 1);
 }
 
+// The inner multicaster goes (its SDK let it go) while the outer one holds its proxy: what the
+// outer one answers changes, and the host is told.
+static void anInnerMulticasterThatGoesIsAChange(void) {
+    NSMutableArray *log = [NSMutableArray array];
+    FDCachingHost *host = [[FDCachingHost new] autorelease];
+    FDDelegateMulticaster *outer = fd_nest_multicaster();
+    FDNestHeight *height = [FDNestHeight height:9];
+    id innerProxy;
+    {
+        NSAutoreleasePool *pool = [NSAutoreleasePool new];
+        FDDelegateMulticaster *inner =
+            [[FDDelegateMulticaster alloc] initWithProtocol:@protocol(FDNestDelegate) methods:fd_nest_methods()];
+        [inner addListener:[FDNestListener named:@"inner" log:log]];
+        [inner addListener:height];
+        innerProxy = [inner.proxy retain]; // someone keeps the proxy: only the multicaster goes
+        [outer addListener:innerProxy];
+        [outer installOnHost:host key:@"delegate"];
+        CHECK(host->answersPing && [host height] == 9);
+        [inner release];
+        [pool release];
+    }
+    CHECK(!host->answersPing && !host->answersHeight);
+    CHECK(![outer.proxy respondsToSelector:@selector(ping:)]);
+    [outer addListener:[FDNestHeight height:4]];
+    CHECK([host height] == 4);
+    [outer uninstall];
+    [innerProxy release];
+}
+
 int main(void) {
     NSAutoreleasePool *pool = [NSAutoreleasePool new];
     RUN(theOuterAnswersWhatTheInnerGains);
@@ -335,6 +364,7 @@ int main(void) {
     RUN(twoSDKsUninstallingInReverseOrder);
     RUN(twoSDKsWithoutAnAppDelegate);
     RUN(aForwardedFirstAnswerGoesPastAnInnerWithoutAnswer);
+    RUN(anInnerMulticasterThatGoesIsAChange);
     [pool release];
     return fd_finish("Nesting");
 }
