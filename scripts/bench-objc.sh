@@ -41,7 +41,8 @@ arc_runtime=""
 rm -f "$OUT/results-arc.tsv"
 if objc_arc_available; then
     bench_leg arc
-    arc_runtime="libobjc2 $(sed -n 's/.*libobjc.so.\([0-9.]*\).*/\1/p' < <(ls "$OBJC_ARC_PREFIX/lib") | sort -V | tail -n 1) with GNUstep Base $("$OBJC_ARC_PREFIX/bin/gnustep-config" --variable=GNUSTEP_BASE_VERSION 2>/dev/null || echo '') ($OBJC_ARC_PREFIX): the library's Apple branch, -fobjc-arc -fobjc-arc-exceptions -DFD_APPLE_RUNTIME=1, $("$OBJC_CC" --version | head -n 1) -O2; FDBench.m without ARC"
+    pc_version() { sed -n 's/^Version: //p' "$OBJC_ARC_PREFIX/lib/pkgconfig/$1.pc" 2>/dev/null || echo unknown; }
+    arc_runtime="libobjc2 $(pc_version libobjc) with GNUstep Base $(pc_version gnustep-base) ($OBJC_ARC_PREFIX): the library's Apple branch, -fobjc-arc -fobjc-arc-exceptions -DFD_APPLE_RUNTIME=1, $("$OBJC_CC" --version | head -n 1 | sed 's/ (.*)//') -O2; FDBench.m without ARC"
 else
     echo "bench-objc: libobjc2 leg skipped: the clang-ARC runtime is not installed at $OBJC_ARC_PREFIX (run $(objc_arc_installer))" >&2
 fi
