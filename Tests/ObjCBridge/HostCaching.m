@@ -300,6 +300,10 @@ static void theHostKeepsTheMulticasterAlive(void) {
                                                                                     methods:fd_table_methods()];
         [multicaster addListener:listener];
         [multicaster installOnHost:table key:@"delegate"];
+#if defined(GNUSTEP_RUNTIME)
+        // The Apple branch: the host holds the multicaster as an associated object.
+        CHECK(objc_getAssociatedObject(table, multicaster) == multicaster);
+#endif
         proxy = [multicaster.proxy retain];
         [multicaster release]; // only the host holds it now
         [inner release];
