@@ -258,6 +258,10 @@ static void aBlockThatCannotBeCalledWithZerosIsNotCalled(void) {
     FDTestBlock *unsigned_ = fd_block(&decision_descriptor, 0);
     [proxy webView:nil didReceiveChallenge:nil completionHandler:unsigned_];
     CHECK(unsigned_->calls == 0);  // no signature: its parameters are unknown
+    static FDTestBlockDescriptor union_descriptor = {0, sizeof(void *) * 4, "v16@?0(FDEither=qd)8"};
+    FDTestBlock *unionBlock = fd_block(&union_descriptor, FD_TEST_BLOCK_HAS_SIGNATURE);
+    [proxy webView:nil didReceiveChallenge:nil completionHandler:unionBlock];
+    CHECK(unionBlock->calls == 0); // a union parameter: how it travels is not in the encoding
     FDTestBlock *handler = fd_block(&decision_descriptor, FD_TEST_BLOCK_HAS_SIGNATURE);
     [proxy webView:nil didReceiveChallenge:nil completionHandler:handler];
     CHECK(handler->calls == 1 && handler->policy == 0);
