@@ -72,9 +72,12 @@ c-warnings:
 c-layers:
 	@CC_CHECK=$(CC_CHECK) scripts/c-layers.sh
 
-## The Objective-C multicaster (Sources/FastDelegatesObjC) under GNUstep, debug, under ASan: each
-## Tests/ObjCBridge/*.m with a `main` is a program whose exit status is its result
-## (scripts/objc-tests.sh; installs gobjc and GNUstep Base when missing).
+## The Objective-C multicaster (Sources/FastDelegatesObjC), debug, in two legs: each
+## Tests/ObjCBridge/*.m with a `main` is a program whose exit status is its result, run under
+## GCC's runtime and GNUstep (the manual retain/release branch, ASan; installs gobjc and
+## GNUstep Base when missing), then under clang ARC on libobjc2 (the Apple branch, ASan, UBSan,
+## -fsanitize=function; /opt/objc-arc, from ../shared/objc-arc/install.sh: without it the leg is
+## skipped, saying how to get it, except under CI=true, where it fails). scripts/objc-tests.sh.
 objc-tests:
 	@$(TIMED) scripts/objc-tests.sh
 

@@ -27,9 +27,75 @@ void fd_check_thread(fd_core *core) {
 BOOL fd_answers(fd_core *core, fd_method *method) {
     cdt_span span = cdt_chain_lookup(core->chain, method->message);
     for (size_t i = 0; i < span.count; i++) {
-        if (fd_entry_target(core, span.entries[i])) return YES;
+        if (fd_entry_answering(core, span.entries[i], method)) return YES;
     }
     return NO;
+}
+
+BOOL fd_inner_answers(fd_core *inner, SEL selector) {
+    fd_method *method = fd_methods_find(&inner->table, selector);
+    return method && fd_answers(inner, method);
+}
+
+// Nesting: `record` (a listener that is another multicaster's proxy) is told when what that
+// multicaster answers changes, until it stops watching or that multicaster goes.
+static void watch_inner(FDListener *record, fd_core *inner) {
+    if (inner->watcher_count == inner->watcher_capacity) {
+        uint32_t capacity = inner->watcher_capacity ? inner->watcher_capacity * 2 : 4;
+        void **grown = realloc(inner->watchers, capacity * sizeof *grown);
+        if (!grown) [NSException raise:NSMallocException format:@"FDDelegateMulticaster: out of memory"];
+        inner->watchers = grown;
+        inner->watcher_capacity = capacity;
+    }
+    inner->watchers[inner->watcher_count++] = (FD_BRIDGE void *)record;
+    record->inner = inner;
+}
+
+static void unwatch_inner(FDListener *record) {
+    fd_core *inner = record->inner;
+    if (!inner) return;
+    for (uint32_t i = 0; i < inner->watcher_count; i++) {
+        if (inner->watchers[i] != (FD_BRIDGE void *)record) continue;
+        inner->watchers[i] = inner->watchers[--inner->watcher_count];
+        break;
+    }
+    record->inner = NULL;
+}
+
+// The multicaster of `core`'s proxy, or of a proxy among its listeners at any depth, is `target`.
+static BOOL nests(fd_core *core, fd_core *target) {
+    if (core == target) return YES;
+    FDMulticasterImpl *impl = core->owner;
+    if (!impl) return NO;
+    for (FDListener *record in impl->records) {
+        if (record->inner && nests(record->inner, target)) return YES;
+    }
+    return NO;
+}
+
+// The core of `object` when it is a live multicaster's proxy, else NULL.
+static fd_core *proxy_core(id object) {
+    for (Class class = object_getClass(object); class; class = class_getSuperclass(class)) {
+        if (class == [FDProxyBase class]) return ((FDProxyBase *)object)->core;
+    }
+    return NULL;
+}
+
+static void listeners_changed(FDMulticasterImpl *impl);
+static void death_watch_stop(FDListener *record);
+
+// What `core`'s multicaster answers changed: each multicaster that has its proxy as a listener
+// looks again (at once, or after its own outermost call).
+static void tell_watchers(fd_core *core) {
+    if (core->watcher_count == 0) return;
+    NSMutableArray *owners = [NSMutableArray arrayWithCapacity:core->watcher_count];
+    for (uint32_t i = 0; i < core->watcher_count; i++) {
+        FDListener *record = (FD_BRIDGE FDListener *)core->watchers[i];
+        if (record->core && record->core->owner) [owners addObject:record->core->owner];
+    }
+    for (FDMulticasterImpl *owner in owners) {
+        if (owner->core) listeners_changed(owner);
+    }
 }
 
 // Whether the host's slot still holds the proxy (someone else may have set it since).
@@ -67,9 +133,8 @@ static void refresh_handles(FDMulticasterImpl *impl) {
 // Frees `record`'s slot and entries; while a dispatch runs, the record waits in `parked`.
 static void drop(FDMulticasterImpl *impl, FDListener *record) {
     cdt_chain_release(impl->core->chain, record->handle, record->messages, record->message_count);
-#if !FD_APPLE_RUNTIME
-    fd_watch_stop(&record->watch);
-#endif
+    unwatch_inner(record);
+    death_watch_stop(record);
     free(record->messages);
     record->messages = NULL;
     record->message_count = 0;
@@ -89,23 +154,115 @@ static void purge_dead(FDMulticasterImpl *impl) {
 // host told at once; during a dispatch, all that waits for the outermost leave.
 static void listeners_changed(FDMulticasterImpl *impl) {
     fd_core *core = impl->core;
+    if (!core) return;
     if (core->chain->depth > 0) {
         cdt_chain_mark_pending(core->chain);
         return;
     }
-    // Apple's weak references die unannounced: every change looks for the dead.
-    __atomic_store_n(&core->deadPending, 0, __ATOMIC_RELEASE);
-    purge_dead(impl);
-    if (cdt_chain_compact(core->chain)) refresh_handles(impl);
-    if (snapshot_answers(impl)) reassign(impl);
+    if (core->changing) { // a death or a change from the host's setter, while this runs
+        core->changeAgain = YES;
+        return;
+    }
+    core->changing = YES;
+    do {
+        core->changeAgain = NO;
+        __atomic_store_n(&core->deadPending, 0, __ATOMIC_RELEASE);
+        purge_dead(impl);
+        if (cdt_chain_compact(core->chain)) refresh_handles(impl);
+        if (snapshot_answers(impl)) {
+            reassign(impl);
+            tell_watchers(core);
+        }
+    } while (core->changeAgain && core->chain->depth == 0);
+    core->changing = NO;
 }
+
+// A listener died (on the multicaster's thread, outside any lock): a change, told at once, or
+// after the outermost call when one runs.
+static void death_told(FDListener *record) {
+    fd_core *core = record->core;
+    if (core && core->owner) listeners_changed(core->owner);
+}
+
+#if FD_APPLE_RUNTIME
+// A listener's death, seen when it happens: an object associated with the listener, released
+// when the listener is destroyed (Apple's runtime and libobjc2 both release associated objects
+// then). From another thread the death is only noted (the next call's leave tells the host).
+static pthread_mutex_t death_lock = PTHREAD_MUTEX_INITIALIZER;
+
+@interface FDDeathWatch : NSObject {
+@public
+    FD_UNRETAINED FDListener *record; // nil once the record stopped watching
+}
+@end
+
+@implementation FDDeathWatch
+- (void)dealloc {
+    FDListener *told = nil;
+    pthread_mutex_lock(&death_lock);
+    FDListener *watched = record;
+    if (watched) {
+        watched->deathWatch = nil;
+        record = nil;
+        fd_core *core = watched->core;
+        if (core) {
+            __atomic_store_n(&core->deadPending, 1, __ATOMIC_RELEASE);
+            if (pthread_equal(pthread_self(), core->thread)) told = watched;
+        }
+    }
+    pthread_mutex_unlock(&death_lock);
+    if (told) death_told(told);
+}
+@end
+
+static void death_watch_start(FDListener *record, id listener) {
+    FDDeathWatch *watch = [FDDeathWatch new];
+    watch->record = record;
+    record->deathWatch = watch;
+    objc_setAssociatedObject(listener, (FD_BRIDGE const void *)record, watch, OBJC_ASSOCIATION_RETAIN_NONATOMIC);
+}
+
+static void death_watch_stop(FDListener *record) {
+    pthread_mutex_lock(&death_lock);
+    FDDeathWatch *FD_UNRETAINED watch = record->deathWatch; // alive while it is linked, under the lock
+    BOOL watching = watch != nil;
+    if (watching) {
+        watch->record = nil;
+        record->deathWatch = nil;
+    }
+    pthread_mutex_unlock(&death_lock);
+    id listener = watching ? fd_listener_object(record) : nil;
+    if (listener) objc_setAssociatedObject(listener, (FD_BRIDGE const void *)record, nil, OBJC_ASSOCIATION_RETAIN_NONATOMIC);
+}
+#else
+static id listener_died(fd_watch *watch) {
+    FDListener *record = watch->context;
+    __atomic_store_n(&record->object, nil, __ATOMIC_RELEASE);
+    fd_core *core = record->core;
+    if (!core) return nil;
+    __atomic_store_n(&core->deadPending, 1, __ATOMIC_RELEASE);
+    if (!pthread_equal(pthread_self(), core->thread)) return nil; // the next call's leave tells
+    return [record retain]; // told once the side table's lock is dropped
+}
+
+static void listener_death_told(id record) {
+    death_told(record);
+}
+
+static void death_watch_start(FDListener *record, id listener) {
+    fd_watch_start(&record->watch, listener, listener_died, listener_death_told, (void *)record);
+}
+
+static void death_watch_stop(FDListener *record) {
+    fd_watch_stop(&record->watch);
+}
+#endif
 
 // Lets go of the records of a multicaster that is going: no more watches, no more entries.
 static void release_records(NSArray *records) {
     for (FDListener *record in records) {
-#if !FD_APPLE_RUNTIME
-        fd_watch_stop(&record->watch);
-#endif
+        unwatch_inner(record);
+        death_watch_stop(record);
         free(record->messages);
         record->messages = NULL;
         record->core = NULL;
@@ -115,6 +272,16 @@ static void release_records(NSArray *records) {
 // Frees `core`, and what it kept of a multicaster that went during a dispatch.
 static void core_destroy(fd_core *core) {
     if (core->proxy) core->proxy->core = NULL;
+    // Multicasters listening to its proxy: it answers nothing from now on.
+    NSMutableArray *watchers = [NSMutableArray arrayWithCapacity:core->watcher_count];
+    for (uint32_t i = 0; i < core->watcher_count; i++) {
+        FDListener *record = (FD_BRIDGE FDListener *)core->watchers[i];
+        record->inner = NULL;
+        [watchers addObject:record];
+    }
+    free(core->watchers);
+    core->watchers = NULL;
+    core->watcher_count = 0;
     if (core->orphans) release_records([(FD_BRIDGE NSArray *)core->orphans objectAtIndex:0]);
     cdt_chain_destroy(core->chain);
     fd_methods_free(&core->table);
@@ -126,6 +293,9 @@ static void core_destroy(fd_core *core) {
 #endif
     }
     free(core);
+    for (FDListener *record in watchers) {
+        if (record->core && record->core->owner) listeners_changed(record->core->owner);
+    }
 }
 
 void fd_after_outermost(fd_core *core) {
@@ -141,13 +311,6 @@ void fd_after_outermost(fd_core *core) {
 }
 
 #if !FD_APPLE_RUNTIME
-static id listener_died(fd_watch *watch) {
-    FDListener *record = watch->context;
-    __atomic_store_n(&record->object, nil, __ATOMIC_RELEASE);
-    if (record->core) __atomic_store_n(&record->core->deadPending, 1, __ATOMIC_RELEASE);
-    return nil;
-}
-
 static id host_died(fd_watch *watch) {
     FDMulticasterImpl *impl = watch->context;
     impl->host = nil;
@@ -187,25 +350,24 @@ static id host_died(fd_watch *watch) {
         core->owner = impl;
         core->thread = pthread_self();
         fd_methods_load(&core->table, protocol, methods);
+        impl->records = [NSMutableArray new];
+        impl->parked = [NSMutableArray new];
+        NSMutableDictionary *signatures = [NSMutableDictionary dictionary];
+        for (uint32_t i = 0; i < core->table.count; i++) {
+            [signatures setObject:[NSString stringWithUTF8String:core->table.methods[i].types]
+                           forKey:[NSString stringWithUTF8String:sel_getName(core->table.methods[i].selector)]];
+        }
+        FDProxyBase *proxy = [fd_proxy_class(protocol, &core->table) new];
+        proxy->core = core;
+        proxy->signatures = [signatures copy];
+        impl->proxyObject = proxy;
+        core->proxy = proxy;
     } @catch (NSException *exception) {
 #if !__has_feature(objc_arc)
         [self release]; // what was made so far goes with it (dealloc copes with a partial state)
 #endif
         @throw;
     }
-    FDMulticasterImpl *impl = (FDMulticasterImpl *)self;
-    fd_core *core = impl->core;
-    impl->records = [NSMutableArray new];
-    impl->parked = [NSMutableArray new];
-    NSMutableDictionary *signatures = [NSMutableDictionary dictionary];
-    for (uint32_t i = 0; i < core->table.count; i++) {
-        [signatures setObject:[NSString stringWithUTF8String:core->table.methods[i].types]
-                       forKey:[NSString stringWithUTF8String:sel_getName(core->table.methods[i].selector)]];
-    }
-    impl->proxyObject = [fd_proxy_class(protocol, &core->table) new];
-    impl->proxyObject->core = core;
-    impl->proxyObject->signatures = [signatures copy];
-    core->proxy = impl->proxyObject;
     return self;
 }
 
@@ -287,6 +449,13 @@ static FDListener *record_of(FDMulticasterImpl *impl, id listener) {
         [NSException raise:NSInvalidArgumentException format:@"FDDelegateMulticaster: its own proxy cannot listen to it"];
     }
     if (record_of(impl, listener)) return;
+    fd_core *inner = proxy_core(listener);
+    if (inner && nests(inner, impl->core)) {
+        [NSException raise:NSInvalidArgumentException
+                    format:@"FDDelegateMulticaster: %@ listens to this multicaster's proxy already: nesting them would "
+                           @"make a cycle",
+                           listener];
+    }
     // `index` counts live listeners: find the position among all records.
     NSUInteger position = 0, live = 0, count = [impl->records count];
     while (position < count && live < index) {
@@ -320,7 +489,11 @@ static FDListener *record_of(FDMulticasterImpl *impl, id listener) {
     record->object = listener;
     for (uint32_t i = 0; i < impl->core->table.count; i++) {
         fd_method *method = &impl->core->table.methods[i];
-        if (![listener respondsToSelector:method->selector]) continue;
+        // Another multicaster's proxy is entered for every method it has, answered now or not:
+        // each call asks it (fd_entry_answering).
+        if (inner ? !fd_methods_find(&inner->table, method->selector) : ![listener respondsToSelector:method->selector]) {
+            continue;
+        }
         if (cdt_chain_insert_entry(impl->core->chain, record->handle, method->message, (FD_BRIDGE void *)record) != 0) {
             cdt_chain_release(impl->core->chain, record->handle, record->messages, record->message_count);
             free(record->messages);
@@ -328,9 +501,11 @@ static FDListener *record_of(FDMulticasterImpl *impl, id listener) {
         }
         record->messages[record->message_count++] = method->message;
     }
-#if !FD_APPLE_RUNTIME
-    fd_watch_start(&record->watch, listener, listener_died, (void *)record);
-#endif
+    death_watch_start(record, listener);
+    if (inner) {
+        record->nested = YES;
+        watch_inner(record, inner);
+    }
     [impl->records insertObject:record atIndex:position];
     listeners_changed(impl);
 }
@@ -354,8 +529,20 @@ static FDListener *record_of(FDMulticasterImpl *impl, id listener) {
     if (impl->installed) [self uninstall];
     id current = [host valueForKey:key];
     if (current == impl->proxyObject) current = nil;
+    // The original delegate listens, and answers the selectors outside the protocol, before the
+    // host sees the proxy (which it may ask at once, as UIKit does).
+    BOOL added = current && !record_of(impl, current);
+    if (added) [self insertListener:current atIndex:0];
     impl->original = current;
-    if (current) [self insertListener:current atIndex:0];
+    snapshot_answers(impl);
+    @try {
+        [host setValue:impl->proxyObject forKey:key];
+    } @catch (NSException *exception) {
+        // A slot KVC can read but not write, or a setter that raised: no trace of the attempt.
+        impl->original = nil;
+        if (added) [self removeListener:current];
+        @throw;
+    }
     impl->host = host;
     NSString *copied = [key copy];
 #if !__has_feature(objc_arc)
@@ -367,10 +554,32 @@ static FDListener *record_of(FDMulticasterImpl *impl, id listener) {
     objc_setAssociatedObject(host, (FD_BRIDGE const void *)self, self, OBJC_ASSOCIATION_RETAIN_NONATOMIC);
 #else
     [self retain];
-    fd_watch_start(&impl->hostWatch, host, host_died, (void *)impl);
+    fd_watch_start(&impl->hostWatch, host, host_died, NULL, (void *)impl);
 #endif
-    snapshot_answers(impl);
-    [host setValue:impl->proxyObject forKey:key];
+}
+
+// Another multicaster installed on the slot since, over this one (its original delegate is this
+// proxy, at any depth): this one's place there goes to its own original delegate, so that the
+// slot goes on as if this one had never been installed.
+static void splice_out(FDMulticasterImpl *impl, id host) {
+    id cursor = [host valueForKey:impl->hostKey];
+    for (int depth = 0; cursor && depth < 64; depth++) {
+        fd_core *core = proxy_core(cursor);
+        FDMulticasterImpl *over = core ? core->owner : nil;
+        if (!over || over == impl || !over->installed) return;
+        id original = over->original;
+        if (original == impl->proxyObject) {
+            NSUInteger index = [over.listeners indexOfObjectIdenticalTo:impl->proxyObject];
+            over->original = impl->original;
+            id replacement = impl->original;
+            if (index != NSNotFound) {
+                if (replacement) [over insertListener:replacement atIndex:index];
+                [over removeListener:impl->proxyObject];
+            }
+            return;
+        }
+        cursor = original;
+    }
 }
 
 - (void)uninstall {
@@ -384,7 +593,11 @@ static FDListener *record_of(FDMulticasterImpl *impl, id listener) {
     id host = impl->host;
     impl->host = nil;
     if (!host) return;
-    if (slot_holds_proxy(impl, host)) [host setValue:impl->original forKey:impl->hostKey];
+    if (slot_holds_proxy(impl, host)) {
+        [host setValue:impl->original forKey:impl->hostKey];
+    } else {
+        splice_out(impl, host);
+    }
 #if FD_APPLE_RUNTIME
     objc_setAssociatedObject(host, (FD_BRIDGE const void *)self, nil, OBJC_ASSOCIATION_RETAIN_NONATOMIC);
 #else

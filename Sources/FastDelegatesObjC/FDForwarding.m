@@ -2,55 +2,12 @@
 // pointer arguments, more objects, block arguments. Void: every live responder in order
 // (`breaking`: the first); a result or a block argument: the first live responder only, so a
 // completion or decision handler runs once. With nobody to answer: a zero result, and each
-// block argument called once with zero values where its signature allows.
+// block argument called once with zero values, through its own signature (FDBlockCall.m).
 #if defined(__APPLE__) || defined(GNUSTEP)
 #include "FDInternal.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-// The Block ABI (clang's Block-ABI-Apple): the layout every block has, whatever compiled it.
-enum { FD_BLOCK_HAS_COPY_DISPOSE = 1 << 25, FD_BLOCK_HAS_SIGNATURE = 1 << 30 };
-typedef struct fd_block_descriptor {
-    unsigned long reserved;
-    unsigned long size;
-    const void *rest[]; // copy and dispose when FD_BLOCK_HAS_COPY_DISPOSE, then the signature
-} fd_block_descriptor;
-typedef struct fd_block {
-    void *isa;
-    int flags;
-    int reserved;
-    void *invoke;
-    fd_block_descriptor *descriptor;
-} fd_block;
-
-static BOOL is_integer(char c) {
-    return c && strchr("cCsSiIlLqQB*@#:^", c) != NULL;
-}
-
-BOOL fd_call_block_with_zeros(void *pointer) {
-    fd_block *block = pointer;
-    if (!block || !(block->flags & FD_BLOCK_HAS_SIGNATURE) || !block->descriptor || !block->invoke) return NO;
-    const char *signature = block->descriptor->rest[(block->flags & FD_BLOCK_HAS_COPY_DISPOSE) ? 2 : 0];
-    const char *type;
-    size_t length;
-    const char *cursor = fd_next_type(signature, &type, &length);
-    if (!cursor || !(type[0] == 'v' || is_integer(type[0]) || type[0] == 'd' || type[0] == 'f')) return NO;
-    cursor = fd_next_type(cursor, &type, &length); // the block itself
-    if (!cursor) return NO;
-    int integers = 0, floats = 0;
-    while ((cursor = fd_next_type(cursor, &type, &length))) {
-        if (is_integer(type[0])) integers++;
-        else if (type[0] == 'd' || type[0] == 'f') floats++;
-        else return NO; // a struct, union or array by value: not callable without its layout
-    }
-    if (integers > 5 || floats > 8) return NO;
-    // Scalar arguments travel in registers, integers and floating point apart, on x86-64 and
-    // arm64: zeros in all of them give each parameter zero, whatever their order.
-    ((void (*)(void *, long, long, long, long, long, double, double, double, double, double, double, double,
-               double))block->invoke)(block, 0, 0, 0, 0, 0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0);
-    return YES;
-}
 
 void fd_answer_nothing(NSInvocation *invocation, const char *types) {
     NSMethodSignature *signature = [invocation methodSignature];
@@ -69,7 +26,7 @@ void fd_answer_nothing(NSInvocation *invocation, const char *types) {
         [invocation getArgument:&block atIndex:(NSInteger)index];
         if (block && !fd_call_block_with_zeros(block)) {
             NSLog(@"FDDelegateMulticaster: nobody answered %s, and its block argument %lu cannot be called "
-                  @"with zero values (no signature, or a struct argument)",
+                  @"with zero values (a block without a signature, or a union or bit-field parameter)",
                   sel_getName([invocation selector]), (unsigned long)index);
         }
     }
@@ -86,7 +43,7 @@ void fd_forward(fd_core *core, fd_method *method, NSInvocation *invocation) {
         BOOL answered = NO;
         cdt_span span = cdt_chain_lookup(core->chain, method->message);
         for (size_t i = 0; i < span.count; i++) {
-            id target = fd_entry_target(core, span.entries[i]);
+            id target = fd_entry_answering(core, span.entries[i], method);
             if (!target) continue;
             [invocation invokeWithTarget:target];
             answered = YES;

@@ -26,6 +26,11 @@ typedef struct fd_core {
     fd_method *lastMethod;                  // finds its method in one compare
     volatile int deadPending;               // a listener died (set from any thread on GCC's runtime)
     BOOL breaking;
+    BOOL changing, changeAgain;             // listeners_changed is running; and must run again
+    // The records, in other multicasters, of listeners that are this multicaster's proxy: told
+    // when what it answers changes (nesting). Unretained FDListener pointers.
+    void **watchers;
+    uint32_t watcher_count, watcher_capacity;
 } fd_core;
 
 /// One listener: the object of its slot in the C core's chain.
@@ -37,7 +42,11 @@ typedef struct fd_core {
     uint64_t order;
     uint32_t *messages;           // the methods it was entered for
     uint32_t message_count;
-#if !FD_APPLE_RUNTIME
+    BOOL nested;                  // the listener is another multicaster's proxy
+    fd_core *inner;               // that multicaster's core; NULL once it is gone
+#if FD_APPLE_RUNTIME
+    FD_UNRETAINED id deathWatch;  // the FDDeathWatch associated with the listener, until either goes
+#else
     fd_watch watch;               // its entry in the zeroing side table
 #endif
 }
@@ -77,7 +86,7 @@ void fd_check_thread(fd_core *core);
 #endif
 
 /// `record`'s listener, or nil once it died.
-static inline id fd_listener_object(FDListener *record) {
+static inline id fd_listener_object(FDListener *FD_UNRETAINED record) {
 #if FD_APPLE_RUNTIME
     return record->object;
 #else
@@ -85,12 +94,25 @@ static inline id fd_listener_object(FDListener *record) {
 #endif
 }
 
-/// The live object of `entry`, or nil (released, or dead: then noted for the outermost leave).
-static inline id fd_entry_target(fd_core *core, cdt_entry entry) {
+/// Whether the multicaster of `inner` answers `selector` now: some live listener of its own does.
+BOOL fd_inner_answers(fd_core *inner, SEL selector);
+
+/// The live object of `entry` when it answers `method` now, or nil (released, or dead: then
+/// noted for the outermost leave). Another multicaster's proxy (nesting) answers a method
+/// exactly when one of its own live listeners does, at each call.
+static inline id fd_entry_answering(fd_core *core, cdt_entry entry, fd_method *method) FD_RETURNS_RETAINED;
+static inline id fd_entry_answering(fd_core *core, cdt_entry entry, fd_method *method) {
     void *record = cdt_chain_object(core->chain, entry);
     if (!record) return nil;
-    id target = fd_listener_object((FD_BRIDGE FDListener *)record);
-    if (!target) __atomic_store_n(&core->deadPending, 1, __ATOMIC_RELAXED);
+    FDListener *FD_UNRETAINED listener = (FD_BRIDGE FDListener *)record; // the chain keeps it
+    id target = fd_listener_object(listener);
+    if (!target) {
+        __atomic_store_n(&core->deadPending, 1, __ATOMIC_RELAXED);
+        return nil;
+    }
+    if (__builtin_expect(listener->nested, 0) && !(listener->inner && fd_inner_answers(listener->inner, method->selector))) {
+        return nil;
+    }
     return target;
 }
 
@@ -125,9 +147,13 @@ BOOL fd_answers(fd_core *core, fd_method *method);
 /// The proxy class for `protocol` with `table`'s methods (one per protocol and method list).
 Class fd_proxy_class(Protocol *protocol, fd_method_table *table);
 
-/// Calls `block` (a block argument nobody answered) once with zero arguments when its signature
-/// allows (scalar arguments and result); NO otherwise.
+/// Calls `block` (a block argument nobody answered) once, through its own signature, with every
+/// parameter zero (scalars, objects, pointers, structs); NO, without calling it, when it has no
+/// signature or a parameter no call can be built for (a union, a bit field).
 BOOL fd_call_block_with_zeros(void *block);
+
+/// The Block ABI signature of `block` ("v24@?0q8..."), or NULL.
+const char *fd_block_signature(void *block);
 
 /// Zero result and zero-called block arguments for a forwarded call nobody answers.
 void fd_answer_nothing(NSInvocation *invocation, const char *types);

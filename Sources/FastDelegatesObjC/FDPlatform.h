@@ -22,7 +22,9 @@
 #define FD_UNRETAINED __unsafe_unretained
 #define FD_WEAK __weak
 #define FD_AUTORELEASE(object) (object)
+#define FD_RETURNS_RETAINED __attribute__((ns_returns_retained)) // the caller takes the +1: no extra retain
 #else
+#define FD_RETURNS_RETAINED
 #define FD_BRIDGE
 #define FD_UNRETAINED
 #define FD_WEAK

@@ -89,10 +89,13 @@ Class fd_proxy_class(Protocol *protocol, fd_method_table *table) {
     pthread_mutex_lock(&classes_lock);
     if (!classes) classes = [NSMutableDictionary new];
     Class made = [classes objectForKey:key];
-    if (!made) {
+    // A name taken already (by another copy of this library in the process, which counts from
+    // 1 too, or by anyone) is stepped over: the next serial is tried.
+    for (unsigned attempt = 0; !made && attempt < 4096; attempt++) {
         char name[256];
         snprintf(name, sizeof name, "FDProxy_%s_%u", protocol ? protocol_getName(protocol) : "informal",
                  ++class_serial);
+        if (objc_getClass(name)) continue;
         made = objc_allocateClassPair([FDProxyBase class], name, 0);
         if (made) {
             for (uint32_t i = 0; i < table->count; i++) {

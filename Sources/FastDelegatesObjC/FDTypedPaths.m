@@ -21,11 +21,11 @@ typedef struct fd_point {
     cdt_span span = cdt_chain_lookup_cached(core->chain, method->message, &method->cache)
 
 #define FD_VOID(name, parameters, types, arguments)                               \
-    static void name(id self, SEL _cmd parameters) {                              \
+    static void name(FD_UNRETAINED id self, SEL _cmd parameters) {                \
         FD_BEGIN();                                                               \
         @try {                                                                    \
             for (size_t i = 0; i < span.count; i++) {                             \
-                id target = fd_entry_target(core, span.entries[i]);               \
+                id target = fd_entry_answering(core, span.entries[i], method);               \
                 if (!target) continue;                                            \
                 ((void (*)(id, SEL types))FD_IMP(target, _cmd))(target, _cmd arguments); \
                 if (core->breaking) break;                                        \
@@ -36,12 +36,12 @@ typedef struct fd_point {
     }
 
 #define FD_RESULT(name, result, parameters, types, arguments)                     \
-    static result name(id self, SEL _cmd parameters) {                            \
+    static result name(FD_UNRETAINED id self, SEL _cmd parameters) {              \
         result answer = 0;                                                        \
         FD_BEGIN(answer);                                                         \
         @try {                                                                    \
             for (size_t i = 0; i < span.count; i++) {                             \
-                id target = fd_entry_target(core, span.entries[i]);               \
+                id target = fd_entry_answering(core, span.entries[i], method);               \
                 if (!target) continue;                                            \
                 answer = ((result (*)(id, SEL types))FD_IMP(target, _cmd))(target, _cmd arguments); \
                 break;                                                            \
@@ -52,16 +52,17 @@ typedef struct fd_point {
         return answer;                                                            \
     }
 
-#define P1 , id a
-#define P2 , id a, id b
-#define P3 , id a, id b, id c
+// Under ARC the arguments are passed through unretained: the caller keeps them alive for the call.
+#define P1 , FD_UNRETAINED id a
+#define P2 , FD_UNRETAINED id a, FD_UNRETAINED id b
+#define P3 , FD_UNRETAINED id a, FD_UNRETAINED id b, FD_UNRETAINED id c
 #define T1 , id
 #define T2 , id, id
 #define T3 , id, id, id
 #define A1 , a
 #define A2 , a, b
 #define A3 , a, b, c
-#define PP , id a, fd_point p
+#define PP , FD_UNRETAINED id a, fd_point p
 #define TP , id, fd_point
 #define AP , a, p
 

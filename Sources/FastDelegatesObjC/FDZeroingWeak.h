@@ -15,16 +15,20 @@ typedef struct fd_watch fd_watch;
 /// or nil. The watch is stopped already.
 typedef id (*fd_watch_died)(fd_watch *watch);
 
+/// Called with what `died` returned (non-nil), once the lock is dropped, before its release.
+typedef void (*fd_watch_after)(id later);
+
 struct fd_watch {
     void *object;       // NULL while not watching
     fd_watch *next;
     fd_watch_died died;
+    fd_watch_after after;
     void *context;
 };
 
 /// Watches `object` (non-nil) until fd_watch_stop or its death. The watch's memory must stay
-/// valid until then.
-void fd_watch_start(fd_watch *watch, id object, fd_watch_died died, void *context);
+/// valid until then. `after` may be NULL.
+void fd_watch_start(fd_watch *watch, id object, fd_watch_died died, fd_watch_after after, void *context);
 
 /// Stops watching; nothing if the watch is not watching (never started, stopped, or fired).
 void fd_watch_stop(fd_watch *watch);

@@ -51,6 +51,7 @@ static void fire_watches(id object) {
     size_t releases = 16;
     while (releases == 16 && __atomic_load_n(&watch_count, __ATOMIC_RELAXED) != 0) {
         id release[16];
+        fd_watch_after after[16];
         releases = 0;
         pthread_mutex_lock(&lock);
         if (bucket_count) {
@@ -60,11 +61,17 @@ static void fire_watches(id object) {
                 if (watch->object != (void *)object) continue;
                 unlink_watch(watch);
                 id later = watch->died(watch);
-                if (later) release[releases++] = later;
+                if (later) {
+                    after[releases] = watch->after;
+                    release[releases++] = later;
+                }
             }
         }
         pthread_mutex_unlock(&lock);
-        for (size_t i = 0; i < releases; i++) [release[i] release];
+        for (size_t i = 0; i < releases; i++) {
+            if (after[i]) after[i](release[i]);
+            [release[i] release];
+        }
     }
 }
 
@@ -87,7 +94,7 @@ static void install_hook(void) {
     original_proxy_dealloc = method_setImplementation(proxy, FD_AS_IMP(watched_proxy_dealloc));
 }
 
-void fd_watch_start(fd_watch *watch, id object, fd_watch_died died, void *context) {
+void fd_watch_start(fd_watch *watch, id object, fd_watch_died died, fd_watch_after after, void *context) {
     pthread_once(&hook_once, install_hook);
     pthread_mutex_lock(&lock);
     if (watch->object) unlink_watch(watch);
@@ -98,6 +105,7 @@ void fd_watch_start(fd_watch *watch, id object, fd_watch_died died, void *contex
     }
     watch->object = (void *)object;
     watch->died = died;
+    watch->after = after;
     watch->context = context;
     size_t index = bucket_of(watch->object, bucket_count);
     watch->next = buckets[index];

@@ -171,17 +171,122 @@ static void aListenerReleasedWhileTheHostCachedYes(void) {
     CHECK(table->answersHeight && table->answersScroll);
     CHECK([table rowHeight] == 70);
     int deallocs = fd_deallocs;
-    [height release];   // dies: the host still believes the delegate answers
+    int sets = table->delegateSets;
+    [height release]; // its death is a change: the host is told at once
+    CHECK(table->delegateSets == sets + 2);
+    CHECK(!table->answersHeight && table->answersScroll);
+    CHECK([table rowHeight] == -1); // the host's own answer, not the proxy's zero
     [scroller release];
     CHECK(fd_deallocs == deallocs + 1); // FDRecorder counts its deallocations
     CHECK([multicaster.listeners count] == 0);
-    CHECK(table->answersHeight && table->answersScroll); // cached, not asked again yet
-    CHECK([table rowHeight] == 0);  // zero, no crash, nobody called
-    [table scroll];                 // nothing happens
-    // After that call the multicaster purged the dead and told the host.
-    CHECK(!table->answersHeight);
-    CHECK(!table->answersScroll);
+    CHECK(table->delegateSets == sets + 4);
+    CHECK(!table->answersHeight && !table->answersScroll);
     [multicaster uninstall];
+}
+
+/// On scroll, releases `victim` (its last reference): a death during a call.
+@interface FDKiller : NSObject <FDTableDelegate> {
+@public
+    id victim;
+    FDFakeTableView *host;
+    int setsDuringCall;
+}
+@end
+
+@implementation FDKiller
+- (void)scrollViewDidScroll:(id)scrollView {
+    int before = host->delegateSets;
+    [victim release];
+    victim = nil;
+    setsDuringCall = host->delegateSets - before;
+}
+@end
+
+static void aListenerDyingDuringACallIsToldAfterTheOutermostCall(void) {
+    FDFakeTableView *table = [[FDFakeTableView new] autorelease];
+    FDDelegateMulticaster *multicaster = fd_table_multicaster();
+    FDKiller *killer = [[FDKiller new] autorelease];
+    FDHeight *height = [FDHeight new];
+    height->height = 12;
+    killer->victim = height;
+    killer->host = table;
+    [multicaster addListener:killer];
+    [multicaster addListener:height];
+    [multicaster installOnHost:table key:@"delegate"];
+    CHECK(table->answersHeight);
+    int sets = table->delegateSets;
+    [table scroll];
+    CHECK(killer->setsDuringCall == 0);
+    CHECK(table->delegateSets == sets + 2);
+    CHECK(!table->answersHeight && [table rowHeight] == -1);
+    [multicaster uninstall];
+}
+
+/// A slot key-value coding can read but not write (no setter, no instance variable of its name).
+@interface FDReadOnlySlotHost : FDFakeTableView
+- (id)fixedDelegate;
+@end
+
+@implementation FDReadOnlySlotHost
+- (id)fixedDelegate {
+    return delegate;
+}
+@end
+
+static void aFailedInstallLeavesNoTrace(void) {
+    FDReadOnlySlotHost *table = [[FDReadOnlySlotHost new] autorelease];
+    FDOriginal *original = (FDOriginal *)[FDOriginal recorderNamed:@"original" log:nil];
+    [table setDelegate:original];
+    id proxy;
+    {
+        NSAutoreleasePool *inner = [NSAutoreleasePool new];
+        FDDelegateMulticaster *multicaster =
+            [[FDDelegateMulticaster alloc] initWithProtocol:@protocol(FDTableDelegate) methods:fd_table_methods()];
+        proxy = [multicaster.proxy retain];
+        BOOL raised = NO;
+        @try {
+            [multicaster installOnHost:table key:@"fixedDelegate"];
+        } @catch (NSException *exception) {
+            raised = YES;
+        }
+        CHECK(raised);
+        CHECK([multicaster.listeners count] == 0); // the original was not made a listener
+        CHECK(![proxy respondsToSelector:@selector(_privateTableViewThing:)]); // nor answers for it
+        CHECK(table->delegate == original);
+        [multicaster addListener:original];
+        CHECK([proxy respondsToSelector:@selector(scrollViewDidScroll:)]);
+        [multicaster release];
+        [inner release];
+    }
+    // The host does not keep it: the last release let it go, and its proxy answers nothing.
+    CHECK(![proxy respondsToSelector:@selector(scrollViewDidScroll:)]);
+    [proxy release];
+    // After a failure, an install on a writable key works.
+    FDDelegateMulticaster *multicaster = fd_table_multicaster();
+    @try {
+        [multicaster installOnHost:table key:@"fixedDelegate"];
+    } @catch (NSException *exception) {
+    }
+    [multicaster uninstall]; // not installed: nothing
+    CHECK(table->delegate == original);
+    [multicaster installOnHost:table key:@"delegate"];
+    CHECK(table->delegate == multicaster.proxy);
+    CHECK([multicaster.listeners isEqual:[NSArray arrayWithObject:original]]);
+    [multicaster uninstall];
+    CHECK(table->delegate == original);
+}
+
+static void aFailedInstallKeepsAListenerThatWasOne(void) {
+    FDReadOnlySlotHost *table = [[FDReadOnlySlotHost new] autorelease];
+    FDOriginal *original = (FDOriginal *)[FDOriginal recorderNamed:@"original" log:nil];
+    [table setDelegate:original];
+    FDDelegateMulticaster *multicaster = fd_table_multicaster();
+    [multicaster addListener:original];
+    @try {
+        [multicaster installOnHost:table key:@"fixedDelegate"];
+    } @catch (NSException *exception) {
+    }
+    CHECK([multicaster.listeners isEqual:[NSArray arrayWithObject:original]]);
 }
 
 static void theHostKeepsTheMulticasterAlive(void) {
@@ -195,6 +300,10 @@ static void theHostKeepsTheMulticasterAlive(void) {
                                                                                     methods:fd_table_methods()];
         [multicaster addListener:listener];
         [multicaster installOnHost:table key:@"delegate"];
+#if defined(GNUSTEP_RUNTIME)
+        // The Apple branch: the host holds the multicaster as an associated object.
+        CHECK(objc_getAssociatedObject(table, multicaster) == multicaster);
+#endif
         proxy = [multicaster.proxy retain];
         [multicaster release]; // only the host holds it now
         [inner release];
@@ -251,6 +360,9 @@ int main(void) {
     RUN(theHostAsksAgainWhenTheAnsweredMethodsChange);
     RUN(aChangeDuringAForwardedCallReassignsAfterTheOutermostCall);
     RUN(aListenerReleasedWhileTheHostCachedYes);
+    RUN(aListenerDyingDuringACallIsToldAfterTheOutermostCall);
+    RUN(aFailedInstallLeavesNoTrace);
+    RUN(aFailedInstallKeepsAListenerThatWasOne);
     RUN(theHostKeepsTheMulticasterAlive);
     RUN(aSlotSomeoneElseSetIsLeftAlone);
     RUN(uninstallWithoutAnOriginalLeavesTheSlotEmpty);

@@ -218,6 +218,32 @@ static void aProtocolsRequiredMethodsComeFromTheRuntime(void) {
     CHECK([proxy conformsToProtocol:@protocol(FDRequiredOnly)]);
 }
 
+// libobjc2, as Apple's runtime, lists a protocol's @optional methods: initWithProtocol: alone
+// serves a UIKit-like protocol whose methods are all optional. GCC's runtime lists none.
+static void aProtocolsOptionalMethodsComeFromTheRuntimeWhereItListsThem(void) {
+    FDDelegateMulticaster *multicaster =
+        [[[FDDelegateMulticaster alloc] initWithProtocol:@protocol(FDTableDelegate)] autorelease];
+    id proxy = multicaster.proxy;
+    FDAnswerer *answerer = [[FDAnswerer new] autorelease];
+    answerer->value = 31;
+    FDRecorder *recorder = [FDRecorder recorderNamed:@"optional" log:nil];
+    [multicaster addListener:answerer];
+    [multicaster addListener:recorder];
+#if defined(GNUSTEP_RUNTIME)
+    CHECK([proxy respondsToSelector:@selector(tableView:heightForRowAtIndexPath:)]);
+    CHECK([proxy respondsToSelector:@selector(scrollViewDidScroll:)]);
+    CHECK([proxy tableView:nil heightForRowAtIndexPath:nil] == 31);
+    [proxy scrollViewDidScroll:nil];
+    CHECK(recorder->ticks == 1);
+    CHECK([[proxy methodSignatureForSelector:@selector(tableView:rectForSection:)] methodReturnLength] ==
+          sizeof(FDRect));
+#else
+    CHECK(![proxy respondsToSelector:@selector(tableView:heightForRowAtIndexPath:)]); // not listed here
+#endif
+    CHECK(![proxy respondsToSelector:@selector(tableView:badgeForRowAtIndexPath:)] ||
+          [proxy tableView:nil badgeForRowAtIndexPath:nil] == -31);
+}
+
 static void commonShapesHaveTypedImplementationsTheRestIsForwarded(void) {
     Class proxyClass = [fd_table_multicaster().proxy class];
     const char *typed[] = {"scrollViewDidScroll:", "tableView:didSelectRowAtIndexPath:",
@@ -305,6 +331,7 @@ int main(void) {
     RUN(listenersKeepTheirPlaceAndInsertAtAnIndex);
     RUN(everyProtocolMethodHasASignatureAndNoneIsUnrecognized);
     RUN(aProtocolsRequiredMethodsComeFromTheRuntime);
+    RUN(aProtocolsOptionalMethodsComeFromTheRuntimeWhereItListsThem);
     RUN(commonShapesHaveTypedImplementationsTheRestIsForwarded);
     RUN(aRefinedProtocolBringsItsParentsMethodsButNotNSObjects);
     RUN(misuseRaisesClearErrors);

@@ -94,12 +94,57 @@ static void aRemovedListenerIsNoLongerWatched(void) {
     CHECK([multicaster.listeners isEqual:[NSArray arrayWithObject:other]]);
 }
 
+/// Sends a scroll tick through `multicaster`'s proxy from its own -dealloc (its teardown makes
+/// the host scroll), counting the ticks that reach it.
+@interface FDDyingScroller : NSObject <FDTableDelegate> {
+@public
+    FDDelegateMulticaster *multicaster;
+    int *ticksAfterDeallocBegan;
+    BOOL deallocating;
+}
+@end
+
+@implementation FDDyingScroller
+- (void)scrollViewDidScroll:(id)scrollView {
+    if (deallocating) (*ticksAfterDeallocBegan)++;
+}
+- (void)dealloc {
+    deallocating = YES;
+    [multicaster.proxy scrollViewDidScroll:nil];
+    [super dealloc];
+}
+@end
+
+// The Apple branch (libobjc2's leg) loads each listener's __weak reference per call: from the
+// moment its deallocation begins, a listener reads nil, and a call made from its own -dealloc
+// does not reach it. GCC's runtime counts it dead only from -[NSObject dealloc], after its
+// -dealloc body (the DocC article says so), so there the tick reaches it.
+static void aListenerIsNotCalledFromItsOwnDealloc(void) {
+    FDDelegateMulticaster *multicaster = fd_table_multicaster();
+    int ticks = 0;
+    FDDyingScroller *scroller = [FDDyingScroller new];
+    scroller->multicaster = multicaster;
+    scroller->ticksAfterDeallocBegan = &ticks;
+    FDRecorder *other = [FDRecorder recorderNamed:@"other" log:nil];
+    [multicaster addListener:scroller];
+    [multicaster addListener:other];
+    [scroller release];
+#if defined(GNUSTEP_RUNTIME)
+    CHECK(ticks == 0);
+#else
+    CHECK(ticks == 1);
+#endif
+    CHECK(other->ticks == 1);
+    CHECK([multicaster.listeners isEqual:[NSArray arrayWithObject:other]]);
+}
+
 int main(void) {
     NSAutoreleasePool *pool = [NSAutoreleasePool new];
     RUN(oneListenerDyingIsDroppedByEveryMulticaster);
     RUN(anNSProxyListenerIsHeldWeaklyToo);
     RUN(aListenerOutlivesItsMulticaster);
     RUN(aRemovedListenerIsNoLongerWatched);
+    RUN(aListenerIsNotCalledFromItsOwnDealloc);
     [pool release];
     return fd_finish("ZeroingWeak");
 }

@@ -19,10 +19,19 @@
 ///   return value gets the first responding listener's answer (zero, nil or NO when none); a
 ///   method with a block argument (a completion or decision handler) reaches the first
 ///   responding listener only, so that the handler runs once, and with no listener the block is
-///   called once with zero values.
+///   called once, through its own signature, with every parameter zero (a block without a
+///   signature, or with a union or bit-field parameter, is logged and not called).
 /// - `proxy` answers `respondsToSelector:` YES for a protocol method exactly when some live
 ///   listener responds, and never raises "unrecognized selector" for a protocol method.
-/// - Listeners are held weakly and never called once deallocated.
+/// - Listeners are held weakly and never called once deallocated. A listener that is another
+///   multicaster's proxy responds to a method exactly when one of that multicaster's live
+///   listeners does, asked at each call (nesting flattens); a cycle raises.
+///
+/// Exceptions: a listener's exception leaves the call (the multicaster stays consistent) and
+/// reaches the caller. Under ARC the frames it unwinds release what they hold only when this
+/// target is compiled with `-fobjc-arc-exceptions` (the package's tests do); without it, as
+/// SwiftPM builds it, an exception leaks the listener's retain and what the call held, as any
+/// ARC code does: Cocoa's rule, exceptions are programmer errors.
 ///
 /// Confinement: a multicaster belongs to the thread that created it (its host's thread: the main
 /// thread for UIKit). Debug builds (`DEBUG`) raise `NSInternalInconsistencyException` on use from
@@ -54,13 +63,17 @@ NS_SWIFT_NAME(DelegateMulticaster)
 @property (nonatomic, readonly) NSArray *listeners;  // the live ones, in order
 /// Puts `proxy` into `host`'s slot `key` by key-value coding; the slot's current delegate
 /// becomes the first listener, and the host keeps the multicaster alive. Whenever the set of
-/// protocol methods that some live listener answers changes, the slot is set to nil and back
-/// to `proxy` (after the outermost forwarded call), so that a host that caches
+/// protocol methods that some live listener answers changes (a listener added or removed, a
+/// listener's death when it happens, a nested multicaster's change), the slot is set to nil
+/// and back to `proxy` (after the outermost forwarded call), so that a host that caches
 /// `respondsToSelector:` asks again; a slot someone else has set since is left alone.
-/// Installing elsewhere uninstalls first.
+/// Installing elsewhere uninstalls first. When the slot cannot be set (KVC raises), the
+/// exception reaches the caller and nothing is left of the attempt.
 - (void)installOnHost:(id)host key:(NSString *)key;
 /// Gives the slot its original delegate back (nil if it has died), unless someone else has set
-/// the slot since, and lets the host go. The original delegate stays a listener until removed.
+/// the slot since, and lets the host go. When another multicaster was installed on the slot
+/// since (over this one), this one's place among its listeners, and its original delegate, go
+/// to this one's original delegate. The original delegate stays a listener until removed.
 - (void)uninstall;
 @end
 #endif
