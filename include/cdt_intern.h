@@ -51,6 +51,12 @@ typedef struct cdt_message_site {
 cdt_intern_status cdt_intern_declared(const char *name, size_t length, const cdt_message_site *site,
                                       const void *signature, const char *signature_name, uint32_t *id_out);
 
+/// The id `cdt_intern_declared` would return for the same arguments if the message is interned
+/// already, or 0: a lookup that lets the caller describe the signature only for a new message.
+/// Expected O(length + site->file_length).
+uint32_t cdt_intern_lookup_declared(const char *name, size_t length, const cdt_message_site *site,
+                                    const void *signature);
+
 /// `cdt_intern_declared` with no site.
 cdt_intern_status cdt_intern(const char *name, size_t length, const void *signature,
                              const char *signature_name, uint32_t *id_out);

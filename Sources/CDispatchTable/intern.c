@@ -139,6 +139,14 @@ cdt_intern_status cdt_intern_declared(const char *name, size_t length, const cdt
     return CDT_INTERN_OK;
 }
 
+uint32_t cdt_intern_lookup_declared(const char *name, size_t length, const cdt_message_site *site,
+                                    const void *signature) {
+    pthread_mutex_lock(&intern_lock);
+    uint32_t id = record_count == 0 ? 0 : find(name, length, site, signature, hash_message(name, length, site, signature));
+    pthread_mutex_unlock(&intern_lock);
+    return id;
+}
+
 cdt_intern_status cdt_intern(const char *name, size_t length, const void *signature,
                              const char *signature_name, uint32_t *id_out) {
     return cdt_intern_declared(name, length, NULL, signature, signature_name, id_out);

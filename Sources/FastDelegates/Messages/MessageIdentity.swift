@@ -26,15 +26,20 @@ enum MessageIdentity {
         if knownSendable.output { key |= 2 }
         var id: UInt32 = 0
         var fileID = site.fileID
-        let status = name.utf8CString.withUnsafeBufferPointer { bytes in
+        var name = name
+        let status = name.withUTF8 { bytes in
             fileID.withUTF8 { file in
-                file.withMemoryRebound(to: CChar.self) { file in
+                let bytes = UnsafeRawBufferPointer(bytes).bindMemory(to: CChar.self)
+                return file.withMemoryRebound(to: CChar.self) { file in
                     var place = cdt_message_site(
                         file: file.baseAddress, file_length: file.count, line: UInt64(site.line),
                         column: UInt64(site.column))
+                    let tag = UnsafeRawPointer(bitPattern: key)
+                    // A message made again at its place is found without describing its type.
+                    id = cdt_intern_lookup_declared(bytes.baseAddress, bytes.count, &place, tag)
+                    if id != 0 { return CDT_INTERN_OK }
                     return cdt_intern_declared(
-                        bytes.baseAddress, bytes.count - 1, &place, UnsafeRawPointer(bitPattern: key),
-                        String(reflecting: signature), &id)
+                        bytes.baseAddress, bytes.count, &place, tag, String(reflecting: signature), &id)
                 }
             }
         }
