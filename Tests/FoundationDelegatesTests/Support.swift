@@ -1,0 +1,3 @@
+import FastDelegates
+import FastDelegatesFoundation
+import Foundation
