@@ -1,3 +1,0 @@
-import FastDelegates
-import FastDelegatesFoundation
-import Foundation
