@@ -101,6 +101,8 @@ struct FastDelegatesBench: ParsableCommand {
         }
         plan.append(([1, 100, 10_000].map { Scenario.lookup(messages: $0) }, 1))
         for n in targetCounts ?? [] { plan.append(([.churn], n)) }
+        // Foundation's XMLParser fanned out to 3 listeners (whole parses, so at one N only).
+        plan.append(([.xml], 3))
 
         var measurements: [Measurement] = []
         for (index, (scenarios, n)) in plan.enumerated() {
@@ -198,7 +200,7 @@ struct FastDelegatesBench: ParsableCommand {
 
     /// Report order: the plan's scenario order, then target count, then variant order.
     func order(of m: Measurement) -> [Int] {
-        let scenarios = ["tick", "first", "responds", "lookup-1", "lookup-100", "lookup-10000", "churn"]
+        let scenarios = ["tick", "first", "responds", "lookup-1", "lookup-100", "lookup-10000", "churn", "xml"]
         return [
             scenarios.firstIndex(of: m.scenario) ?? 99, m.targets,
             allVariants.firstIndex { $0.name == m.variant } ?? 99,
