@@ -101,7 +101,7 @@ format-lint:
 format:
 	$(SWIFT) format format --in-place --recursive --parallel Sources Tests
 
-## The library's DocC catalog builds with no warning (every symbol link resolves to one symbol):
+## The library's DocC catalog, and FastDelegatesFoundation's documentation, build with no warning (every symbol link resolves to one symbol):
 ## `swift package generate-documentation --target FastDelegates --warnings-as-errors`, with the
 ## debug steps' flags, so that it reuses their build (a few seconds after swift-warnings).
 docs-check:
