@@ -158,13 +158,13 @@ struct FastDelegatesBench: ParsableCommand {
     }
 
     /// Runs `dispatches` ticks (values 0, 1, …) per selected variant and N, and checks them; a
-    /// filter beginning with "churn/" or "first/" runs that many churn steps or first-responder
-    /// queries instead.
+    /// filter beginning with "churn/", "first/" or "xml/" runs that many churn steps,
+    /// first-responder queries or XMLParser parses instead.
     func runProfile(dispatches: Int) throws {
         // The same hash multipliers in every run, so that instruction counts repeat exactly.
         cdt_debug_set_hash_seed(seed)
         let valueSum = dispatches &* (dispatches &- 1) / 2
-        let profiled: [(name: String, scenario: Scenario)] = [("churn", .churn), ("first", .first)]
+        let profiled: [(name: String, scenario: Scenario)] = [("churn", .churn), ("first", .first), ("xml", .xml)]
         let (name, scenario) = profiled.first { filter?.hasPrefix("\($0.name)/") == true } ?? ("tick", .tick)
         // A filter naming one variant exactly ("tick/fastdelegates-weak") selects only that one.
         let exact = allVariants.contains { "\(name)/\($0.name)" == filter }
