@@ -57,7 +57,7 @@
 //     /// `XMLParserDelegate.parser(_:foundCDATA:)`.
 //     func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data)
 //     /// `XMLParserDelegate.parser(_:resolveExternalEntityName:systemID:)`: the first implementer's
-//     /// data. Nobody: `nil`, Foundation's default (the parser resolves the entity itself).
+//     /// data. Nobody: `nil`, as without the method (the entity adds no text).
 //     func parser(_ parser: XMLParser, resolveExternalEntityName name: String, systemID: String?) -> Data?
 //     /// `XMLParserDelegate.parser(_:parseErrorOccurred:)`.
 //     func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error)
@@ -116,7 +116,7 @@ public protocol XMLParserListener: AnyObject {
     /// `XMLParserDelegate.parser(_:foundCDATA:)`.
     func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data)
     /// `XMLParserDelegate.parser(_:resolveExternalEntityName:systemID:)`: the first implementer's
-    /// data. Nobody: `nil`, Foundation's default (the parser resolves the entity itself).
+    /// data. Nobody: `nil`, as without the method (the entity adds no text).
     func parser(_ parser: XMLParser, resolveExternalEntityName name: String, systemID: String?) -> Data?
     /// `XMLParserDelegate.parser(_:parseErrorOccurred:)`.
     func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error)
