@@ -92,6 +92,9 @@ final class PlainDataDelegate: NSObject, URLSessionDataDelegate, @unchecked Send
     }
 }
 
+/// A session delegate that implements nothing: Foundation's own behaviour.
+final class SilentSessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {}
+
 @Suite("URLSessionListenerProxy in a real URLSession against a loopback server", .serialized)
 struct URLSessionProxyTests {
     static let body = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
@@ -195,6 +198,31 @@ struct URLSessionProxyTests {
         #expect(body.body.withLock { $0 } == Data("denied".utf8) + Self.body)
         #expect(first.asked.withLock { $0 } == 1)
         #expect(second.asked.withLock { $0 } == 0)
+    }
+
+    @Test("With no listener at all, a redirected data task ends as with a delegate that implements nothing")
+    func noListener() async throws {
+        let server = try LoopbackServer(body: Self.body)
+        defer { server.stop() }
+        let plain = await run("/redirect", on: server, delegate: SilentSessionDelegate())
+        let proxied = await run("/redirect", on: server, delegate: URLSessionDelegateProxy())
+        #expect(plain.state == URLSessionTask.State.completed)
+        #expect(proxied.state == plain.state)
+        #expect(proxied.status == plain.status)
+        #expect(plain.status == 200) // the redirect followed, the response allowed
+        #expect(server.served == ["GET /redirect", "GET /file", "GET /redirect", "GET /file"])
+    }
+
+    /// One data task with `delegate` and nothing listening: its final state and status, polled.
+    func run(_ path: String, on server: LoopbackServer, delegate: any URLSessionDelegate) async -> (
+        state: URLSessionTask.State, status: Int?
+    ) {
+        let session = URLSession(configuration: .ephemeral, delegate: delegate, delegateQueue: nil)
+        defer { session.finishTasksAndInvalidate() }
+        let task = session.dataTask(with: server.url(path))
+        task.resume()
+        for _ in 0..<2_000 where task.state != .completed { try? await Task.sleep(for: .milliseconds(10)) }
+        return (task.state, (task.response as? HTTPURLResponse)?.statusCode)
     }
 
     @Test("A listener that removes itself in its first data call gets that chunk only; no deadlock")
