@@ -104,17 +104,18 @@ format-lint:
 format:
 	$(SWIFT) format format --in-place --recursive --parallel Sources Tests
 
-## The library's DocC catalog builds with no warning (every symbol link resolves to one symbol):
+## The library's DocC catalog, and FastDelegatesFoundation's documentation, build with no warning (every symbol link resolves to one symbol):
 ## `swift package generate-documentation --target FastDelegates --warnings-as-errors`, with the
 ## debug steps' flags, so that it reuses their build (a few seconds after swift-warnings).
 docs-check:
 	@$(TIMED) $(FORGET_DESCRIPTION) BUILD_FLAGS="$(DEBUG_FLAGS)" scripts/docs-check.sh
 
 ## Regenerates the hand-written forwarders of the benchmark (HandWrittenWeak+Generated.swift) and
-## the checked-in @DelegateProxy expansions it compiles (BenchScrollDelegate+Generated.swift, BenchFrameDelegate+Generated.swift).
+## the checked-in @DelegateProxy expansions it compiles (BenchScrollDelegate+Generated.swift, BenchFrameDelegate+Generated.swift),
+## and FastDelegatesFoundation's proxies (Sources/FastDelegatesFoundation/*+Generated.swift).
 generate:
 	scripts/generate-handwritten-weak.py
-	FASTDELEGATES_REGENERATE=1 $(SWIFT) test $(TRAITS) --filter CheckedInExpansionTests
+	FASTDELEGATES_REGENERATE=1 $(SWIFT) test $(TRAITS) --filter "CheckedInExpansionTests|FoundationExpansionTests"
 
 generated-check:
 	@scripts/generate-handwritten-weak.py --check

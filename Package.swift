@@ -19,6 +19,9 @@ let package = Package(
         .library(name: "FastDelegates", targets: ["FastDelegates"]),
         // Objective-C: many listeners behind a framework's own delegate slot (UIKit, WebKit).
         .library(name: "FastDelegatesObjC", targets: ["FastDelegatesObjC"]),
+        // Ready-made proxies for Foundation's delegate protocols (XMLParser, NSCache, FileManager,
+        // NSKeyedArchiver/Unarchiver, URLSession), with Foundation's own defaults.
+        .library(name: "FastDelegatesFoundation", targets: ["FastDelegatesFoundation"]),
     ],
     // `Macros` (off by default) adds `@DelegateProxy` to the FastDelegates module. Only a
     // dependent that enables it resolves and builds swift-syntax.
@@ -67,6 +70,12 @@ let package = Package(
                 .target(name: "FastDelegatesMacros", condition: .when(traits: ["Macros"])),
             ]
         ),
+        // Ready-made proxies for Foundation's delegate protocols: checked-in `@DelegateProxy`
+        // expansions (`make generate`), so it builds without the `Macros` trait.
+        .target(
+            name: "FastDelegatesFoundation",
+            dependencies: ["FastDelegates"]
+        ),
         // The compiler plugin behind `@DelegateProxy`: built only with the `Macros` trait.
         .macro(
             name: "FastDelegatesMacros",
@@ -87,6 +96,7 @@ let package = Package(
             name: "fastdelegates-bench",
             dependencies: [
                 "FastDelegates",
+                "FastDelegatesFoundation",
                 // The Swift runtime's entry points, for the zeroing floor (cdt_swift_runtime.h).
                 "CDispatchTable",
                 "PureSwiftProxy",
@@ -220,6 +230,12 @@ let package = Package(
             name: "ExamplesTests",
             dependencies: ["FastDelegates"],
             swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        // The ready-made Foundation proxies against the real components (XMLParser, NSCache,
+        // NSKeyedArchiver/Unarchiver, FileManager, URLSession on a loopback server).
+        .testTarget(
+            name: "FoundationDelegatesTests",
+            dependencies: ["FastDelegatesFoundation", "FastDelegates"]
         ),
         // Smoke test of the benchmark CLI (runs its quick mode) and the pure-Swift proxy's semantics.
         .testTarget(

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What a dependent package resolves, builds and runs, each way:
 #  1. with the library alone: it must resolve no other package and fetch nothing (no
-#     Package.resolved pins, no swift-syntax checkout), and build;
+#     Package.resolved pins, no swift-syntax checkout), and build; it also uses the ready-made
+#     proxies of FastDelegatesFoundation (a real XMLParser into two listeners);
 #  2. with the `Macros` trait (Tests/DependentPackage): it resolves swift-syntax and nothing else,
 #     and its app, which puts @DelegateProxy proxies into hosts' delegate slots, runs its checks,
 #     built with ThreadSanitizer (its Sendable proxy is sent to from several threads): a report
@@ -32,7 +33,14 @@ import PackageDescription
 let package = Package(
     name: "LibraryOnly",
     dependencies: [.package(path: "../FastDelegates")],
-    targets: [.executableTarget(name: "App", dependencies: [.product(name: "FastDelegates", package: "FastDelegates")])]
+    targets: [
+        .executableTarget(
+            name: "App",
+            dependencies: [
+                .product(name: "FastDelegates", package: "FastDelegates"),
+                .product(name: "FastDelegatesFoundation", package: "FastDelegates"),
+            ])
+    ]
 )
 MANIFEST
 cat >"$WORK/LibraryOnly/Sources/App/main.swift" <<'SOURCE'
@@ -45,6 +53,33 @@ chain.add(listener) { $0.on(didScroll) { me, value in me.total += value } }
 chain.send(didScroll, 2)
 print(listener.total == 2 ? "LibraryOnly: ok" : "LibraryOnly: wrong total")
 SOURCE
+# The ready-made Foundation proxies, without the trait: a real XMLParser into two listeners.
+cat >"$WORK/LibraryOnly/Sources/App/Parsing.swift" <<'SOURCE'
+import FastDelegatesFoundation
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+final class Elements: XMLParserListener {
+    var names: [String] = []
+    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+                qualifiedName qName: String?, attributes attributeDict: [String: String]) { names.append(elementName) }
+}
+final class Text: XMLParserListener {
+    var text = ""
+    func parser(_ parser: XMLParser, foundCharacters string: String) { text += string }
+}
+func parseWithProxy() -> Bool {
+    let (elements, text) = (Elements(), Text())
+    let proxy = XMLParserDelegateProxy()
+    proxy.add(elements)
+    proxy.add(text)
+    let parser = XMLParser(data: Data("<a><b>hi</b></a>".utf8))
+    parser.delegate = proxy
+    return parser.parse() && elements.names == ["a", "b"] && text.text == "hi"
+}
+SOURCE
+sed -i 's/^print(listener.total == 2 ? /print(listener.total == 2 \&\& parseWithProxy() ? /' "$WORK/LibraryOnly/Sources/App/main.swift"
 (cd "$WORK/LibraryOnly" && "$SWIFT" build --scratch-path "$WORK/library-build" >"$WORK/library.log" 2>&1) \
     || { cat "$WORK/library.log"; fail "the library-only dependent does not build"; }
 resolved="$(pins "$WORK/LibraryOnly/Package.resolved" | tr '\n' ' ')"

@@ -2,7 +2,7 @@
 # Every ```swift block of README.md, extracted from the README itself, must compile, so that the
 # examples cannot drift from the API: a block that starts with `// Package.swift` against
 # PackageDescription (as SwiftPM compiles a manifest), every other one on its own against the
-# built FastDelegates module with the @DelegateProxy plugin, in Swift 6 language mode, through
+# built FastDelegates and FastDelegatesFoundation modules with the @DelegateProxy plugin, in Swift 6 language mode, through
 # SIL (so that isolation errors show), warnings as errors.
 # Usage: scripts/readme-check.sh [README.md]
 set -euo pipefail
@@ -13,6 +13,9 @@ SWIFTC="${SWIFTC:-swiftc}"
 # BUILD_FLAGS: the build's flags (default: the Macros trait); the Makefile passes its debug steps' own.
 # shellcheck disable=SC2086 # BUILD_FLAGS is a list of flags
 "$SWIFT" build --target FastDelegates ${BUILD_FLAGS:---traits Macros} >/dev/null
+# The ready-made Foundation proxies (the README's URLSession example imports them).
+# shellcheck disable=SC2086
+"$SWIFT" build --target FastDelegatesFoundation ${BUILD_FLAGS:---traits Macros} >/dev/null
 # shellcheck disable=SC2086
 BIN="$("$SWIFT" build --show-bin-path ${BUILD_FLAGS:---traits Macros})"
 PLUGIN="$BIN/FastDelegatesMacros-tool"

@@ -101,6 +101,8 @@ struct FastDelegatesBench: ParsableCommand {
         }
         plan.append(([1, 100, 10_000].map { Scenario.lookup(messages: $0) }, 1))
         for n in targetCounts ?? [] { plan.append(([.churn], n)) }
+        // Foundation's XMLParser fanned out to 3 listeners (whole parses, so at one N only).
+        plan.append(([.xml], 3))
 
         var measurements: [Measurement] = []
         for (index, (scenarios, n)) in plan.enumerated() {
@@ -156,13 +158,13 @@ struct FastDelegatesBench: ParsableCommand {
     }
 
     /// Runs `dispatches` ticks (values 0, 1, …) per selected variant and N, and checks them; a
-    /// filter beginning with "churn/" or "first/" runs that many churn steps or first-responder
-    /// queries instead.
+    /// filter beginning with "churn/", "first/" or "xml/" runs that many churn steps,
+    /// first-responder queries or XMLParser parses instead.
     func runProfile(dispatches: Int) throws {
         // The same hash multipliers in every run, so that instruction counts repeat exactly.
         cdt_debug_set_hash_seed(seed)
         let valueSum = dispatches &* (dispatches &- 1) / 2
-        let profiled: [(name: String, scenario: Scenario)] = [("churn", .churn), ("first", .first)]
+        let profiled: [(name: String, scenario: Scenario)] = [("churn", .churn), ("first", .first), ("xml", .xml)]
         let (name, scenario) = profiled.first { filter?.hasPrefix("\($0.name)/") == true } ?? ("tick", .tick)
         // A filter naming one variant exactly ("tick/fastdelegates-weak") selects only that one.
         let exact = allVariants.contains { "\(name)/\($0.name)" == filter }
@@ -198,7 +200,7 @@ struct FastDelegatesBench: ParsableCommand {
 
     /// Report order: the plan's scenario order, then target count, then variant order.
     func order(of m: Measurement) -> [Int] {
-        let scenarios = ["tick", "first", "responds", "lookup-1", "lookup-100", "lookup-10000", "churn"]
+        let scenarios = ["tick", "first", "responds", "lookup-1", "lookup-100", "lookup-10000", "churn", "xml"]
         return [
             scenarios.firstIndex(of: m.scenario) ?? 99, m.targets,
             allVariants.firstIndex { $0.name == m.variant } ?? 99,

@@ -99,12 +99,12 @@ import Testing
             "fastdelegates-weak", "fastdelegates-weak-reference", "fastdelegates-strong", "pure-swift-proxy",
             "handwritten-weak-var", "strong-array", "naive-weak-multicast", "notificationcenter", "opencombine",
             "fastdelegates-proxy", "fastdelegates-proxy-sparse", "handwritten-forwarder", "concurrent-proxy",
-            "handwritten-concurrent-forwarder",
+            "handwritten-concurrent-forwarder", "foundation-proxy", "handwritten-xml-forwarder",
         ] {
             #expect(variants.contains(expected))
         }
         let scenarios = Set(rows.compactMap { $0["scenario"] as? String })
-        #expect(scenarios == ["tick", "first", "responds", "lookup-1", "lookup-100", "lookup-10000", "churn"])
+        #expect(scenarios == ["tick", "first", "responds", "lookup-1", "lookup-100", "lookup-10000", "churn", "xml"])
     }
 
     @Test func filterAndCSV() throws {

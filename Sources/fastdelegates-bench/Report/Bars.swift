@@ -91,6 +91,15 @@ enum Bars {
                 }
             }
         }
+        // Issue 45: XMLParser fanned out to 3 listeners, whole parses (the parser's work in both).
+        if let proxy = median("foundation-proxy", "xml", 3),
+            let forwarder = median("handwritten-xml-forwarder", "xml", 3),
+            forwarder > 0
+        {
+            lines.append(
+                "  info   xml N=3 foundation-proxy / handwritten-xml-forwarder: \(fixed(proxy / forwarder, 2))x "
+                    + "(XMLParser's ready-made proxy against a hand-written weak-var forwarder, per parse)")
+        }
         bar(
             "lookup fastdelegates-weak 10,000 messages / 1 message",
             median("fastdelegates-weak", "lookup-10000", 1), median("fastdelegates-weak", "lookup-1", 1), "<=", 1.2)

@@ -32,6 +32,8 @@ let allVariants: [Variant] = [
     NaiveMulticastVariant.variant,
     NotificationCenterVariant.variant,
     OpenCombineVariant.variant,
+    XMLFanOutVariant.proxy,
+    XMLFanOutVariant.handWritten,
 ]
 
 /// The name of the baseline variant: FastDelegates, weak, non-breaking.

@@ -10,6 +10,9 @@ enum Scenario: Hashable, Sendable, CustomStringConvertible {
     case lookup(messages: Int)
     /// Per step: one target removed or dropped (dies), one added, then one tick to all.
     case churn
+    /// One real `XMLParser` parse of a small document into every target (the Foundation proxy
+    /// against a hand-written forwarder: `XMLFanOutVariant`).
+    case xml
 
     var description: String {
         switch self {
@@ -18,6 +21,7 @@ enum Scenario: Hashable, Sendable, CustomStringConvertible {
         case .responds: "responds"
         case .lookup(let messages): "lookup-\(messages)"
         case .churn: "churn"
+        case .xml: "xml"
         }
     }
 
@@ -29,6 +33,7 @@ enum Scenario: Hashable, Sendable, CustomStringConvertible {
         case .first: dispatches &+ valueSum // one answer of v &+ 1 per query
         case .responds: dispatches // counts true answers
         case .lookup: valueSum
+        case .xml: targets &* dispatches &* XMLFanOutVariant.callsPerParse
         }
     }
 }
