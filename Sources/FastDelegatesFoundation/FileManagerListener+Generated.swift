@@ -143,37 +143,37 @@ public enum FileManagerListenerMessages: FastDelegates.SendableProxyMessages {
     public typealias ProxyForwarding = FastDelegates.ConcurrentDelegateForwarding
 
     /// The message of `FileManagerListener.fileManager(_:shouldCopyItemAtPath:toPath:)`.
-    public static let fileManagerShouldCopyItemAtPathToPath = FastDelegates.Message<(FileManager, String, String), Bool>("FileManagerListener.fileManager(_:shouldCopyItemAtPath:toPath:)")
+    public static let fileManagerShouldCopyItemAtPathToPath = FastDelegates.Message<(FileManager, String, String), Bool>("FileManagerListener.fileManager(_:shouldCopyItemAtPath:toPath:)", fileID: "FastDelegatesFoundation/FileManagerListener+Generated.swift", line: 11, column: 1)
     /// The message of `FileManagerListener.fileManager(_:shouldProceedAfterError:copyingItemAtPath:toPath:)`.
-    public static let fileManagerShouldProceedAfterErrorCopyingItemAtPathToPath = FastDelegates.Message<(FileManager, any Error, String, String), Bool>("FileManagerListener.fileManager(_:shouldProceedAfterError:copyingItemAtPath:toPath:)")
+    public static let fileManagerShouldProceedAfterErrorCopyingItemAtPathToPath = FastDelegates.Message<(FileManager, any Error, String, String), Bool>("FileManagerListener.fileManager(_:shouldProceedAfterError:copyingItemAtPath:toPath:)", fileID: "FastDelegatesFoundation/FileManagerListener+Generated.swift", line: 11, column: 1)
     /// The message of `FileManagerListener.fileManager(_:shouldMoveItemAtPath:toPath:)`.
-    public static let fileManagerShouldMoveItemAtPathToPath = FastDelegates.Message<(FileManager, String, String), Bool>("FileManagerListener.fileManager(_:shouldMoveItemAtPath:toPath:)")
+    public static let fileManagerShouldMoveItemAtPathToPath = FastDelegates.Message<(FileManager, String, String), Bool>("FileManagerListener.fileManager(_:shouldMoveItemAtPath:toPath:)", fileID: "FastDelegatesFoundation/FileManagerListener+Generated.swift", line: 11, column: 1)
     /// The message of `FileManagerListener.fileManager(_:shouldProceedAfterError:movingItemAtPath:toPath:)`.
-    public static let fileManagerShouldProceedAfterErrorMovingItemAtPathToPath = FastDelegates.Message<(FileManager, any Error, String, String), Bool>("FileManagerListener.fileManager(_:shouldProceedAfterError:movingItemAtPath:toPath:)")
+    public static let fileManagerShouldProceedAfterErrorMovingItemAtPathToPath = FastDelegates.Message<(FileManager, any Error, String, String), Bool>("FileManagerListener.fileManager(_:shouldProceedAfterError:movingItemAtPath:toPath:)", fileID: "FastDelegatesFoundation/FileManagerListener+Generated.swift", line: 11, column: 1)
     /// The message of `FileManagerListener.fileManager(_:shouldLinkItemAtPath:toPath:)`.
-    public static let fileManagerShouldLinkItemAtPathToPath = FastDelegates.Message<(FileManager, String, String), Bool>("FileManagerListener.fileManager(_:shouldLinkItemAtPath:toPath:)")
+    public static let fileManagerShouldLinkItemAtPathToPath = FastDelegates.Message<(FileManager, String, String), Bool>("FileManagerListener.fileManager(_:shouldLinkItemAtPath:toPath:)", fileID: "FastDelegatesFoundation/FileManagerListener+Generated.swift", line: 11, column: 1)
     /// The message of `FileManagerListener.fileManager(_:shouldProceedAfterError:linkingItemAtPath:toPath:)`.
-    public static let fileManagerShouldProceedAfterErrorLinkingItemAtPathToPath = FastDelegates.Message<(FileManager, any Error, String, String), Bool>("FileManagerListener.fileManager(_:shouldProceedAfterError:linkingItemAtPath:toPath:)")
+    public static let fileManagerShouldProceedAfterErrorLinkingItemAtPathToPath = FastDelegates.Message<(FileManager, any Error, String, String), Bool>("FileManagerListener.fileManager(_:shouldProceedAfterError:linkingItemAtPath:toPath:)", fileID: "FastDelegatesFoundation/FileManagerListener+Generated.swift", line: 11, column: 1)
     /// The message of `FileManagerListener.fileManager(_:shouldRemoveItemAtPath:)`.
-    public static let fileManagerShouldRemoveItemAtPath = FastDelegates.Message<(FileManager, String), Bool>("FileManagerListener.fileManager(_:shouldRemoveItemAtPath:)")
+    public static let fileManagerShouldRemoveItemAtPath = FastDelegates.Message<(FileManager, String), Bool>("FileManagerListener.fileManager(_:shouldRemoveItemAtPath:)", fileID: "FastDelegatesFoundation/FileManagerListener+Generated.swift", line: 11, column: 1)
     /// The message of `FileManagerListener.fileManager(_:shouldProceedAfterError:removingItemAtPath:)`.
-    public static let fileManagerShouldProceedAfterErrorRemovingItemAtPath = FastDelegates.Message<(FileManager, any Error, String), Bool>("FileManagerListener.fileManager(_:shouldProceedAfterError:removingItemAtPath:)")
+    public static let fileManagerShouldProceedAfterErrorRemovingItemAtPath = FastDelegates.Message<(FileManager, any Error, String), Bool>("FileManagerListener.fileManager(_:shouldProceedAfterError:removingItemAtPath:)", fileID: "FastDelegatesFoundation/FileManagerListener+Generated.swift", line: 11, column: 1)
     /// The message of `FileManagerListener.fileManager(_:shouldCopyItemAt:to:)`.
-    public static let fileManagerShouldCopyItemAtTo = FastDelegates.Message<(FileManager, URL, URL), Bool>("FileManagerListener.fileManager(_:shouldCopyItemAt:to:)")
+    public static let fileManagerShouldCopyItemAtTo = FastDelegates.Message<(FileManager, URL, URL), Bool>("FileManagerListener.fileManager(_:shouldCopyItemAt:to:)", fileID: "FastDelegatesFoundation/FileManagerListener+Generated.swift", line: 11, column: 1)
     /// The message of `FileManagerListener.fileManager(_:shouldProceedAfterError:copyingItemAt:to:)`.
-    public static let fileManagerShouldProceedAfterErrorCopyingItemAtTo = FastDelegates.Message<(FileManager, any Error, URL, URL), Bool>("FileManagerListener.fileManager(_:shouldProceedAfterError:copyingItemAt:to:)")
+    public static let fileManagerShouldProceedAfterErrorCopyingItemAtTo = FastDelegates.Message<(FileManager, any Error, URL, URL), Bool>("FileManagerListener.fileManager(_:shouldProceedAfterError:copyingItemAt:to:)", fileID: "FastDelegatesFoundation/FileManagerListener+Generated.swift", line: 11, column: 1)
     /// The message of `FileManagerListener.fileManager(_:shouldMoveItemAt:to:)`.
-    public static let fileManagerShouldMoveItemAtTo = FastDelegates.Message<(FileManager, URL, URL), Bool>("FileManagerListener.fileManager(_:shouldMoveItemAt:to:)")
+    public static let fileManagerShouldMoveItemAtTo = FastDelegates.Message<(FileManager, URL, URL), Bool>("FileManagerListener.fileManager(_:shouldMoveItemAt:to:)", fileID: "FastDelegatesFoundation/FileManagerListener+Generated.swift", line: 11, column: 1)
     /// The message of `FileManagerListener.fileManager(_:shouldProceedAfterError:movingItemAt:to:)`.
-    public static let fileManagerShouldProceedAfterErrorMovingItemAtTo = FastDelegates.Message<(FileManager, any Error, URL, URL), Bool>("FileManagerListener.fileManager(_:shouldProceedAfterError:movingItemAt:to:)")
+    public static let fileManagerShouldProceedAfterErrorMovingItemAtTo = FastDelegates.Message<(FileManager, any Error, URL, URL), Bool>("FileManagerListener.fileManager(_:shouldProceedAfterError:movingItemAt:to:)", fileID: "FastDelegatesFoundation/FileManagerListener+Generated.swift", line: 11, column: 1)
     /// The message of `FileManagerListener.fileManager(_:shouldLinkItemAt:to:)`.
-    public static let fileManagerShouldLinkItemAtTo = FastDelegates.Message<(FileManager, URL, URL), Bool>("FileManagerListener.fileManager(_:shouldLinkItemAt:to:)")
+    public static let fileManagerShouldLinkItemAtTo = FastDelegates.Message<(FileManager, URL, URL), Bool>("FileManagerListener.fileManager(_:shouldLinkItemAt:to:)", fileID: "FastDelegatesFoundation/FileManagerListener+Generated.swift", line: 11, column: 1)
     /// The message of `FileManagerListener.fileManager(_:shouldProceedAfterError:linkingItemAt:to:)`.
-    public static let fileManagerShouldProceedAfterErrorLinkingItemAtTo = FastDelegates.Message<(FileManager, any Error, URL, URL), Bool>("FileManagerListener.fileManager(_:shouldProceedAfterError:linkingItemAt:to:)")
+    public static let fileManagerShouldProceedAfterErrorLinkingItemAtTo = FastDelegates.Message<(FileManager, any Error, URL, URL), Bool>("FileManagerListener.fileManager(_:shouldProceedAfterError:linkingItemAt:to:)", fileID: "FastDelegatesFoundation/FileManagerListener+Generated.swift", line: 11, column: 1)
     /// The message of `FileManagerListener.fileManager(_:shouldRemoveItemAt:)`.
-    public static let fileManagerShouldRemoveItemAt = FastDelegates.Message<(FileManager, URL), Bool>("FileManagerListener.fileManager(_:shouldRemoveItemAt:)")
+    public static let fileManagerShouldRemoveItemAt = FastDelegates.Message<(FileManager, URL), Bool>("FileManagerListener.fileManager(_:shouldRemoveItemAt:)", fileID: "FastDelegatesFoundation/FileManagerListener+Generated.swift", line: 11, column: 1)
     /// The message of `FileManagerListener.fileManager(_:shouldProceedAfterError:removingItemAt:)`.
-    public static let fileManagerShouldProceedAfterErrorRemovingItemAt = FastDelegates.Message<(FileManager, any Error, URL), Bool>("FileManagerListener.fileManager(_:shouldProceedAfterError:removingItemAt:)")
+    public static let fileManagerShouldProceedAfterErrorRemovingItemAt = FastDelegates.Message<(FileManager, any Error, URL), Bool>("FileManagerListener.fileManager(_:shouldProceedAfterError:removingItemAt:)", fileID: "FastDelegatesFoundation/FileManagerListener+Generated.swift", line: 11, column: 1)
 
     /// The messages of this protocol and of those it refines for the requirement `selector` whose
     /// message has the type of `message`: what a refining protocol's restatement of it witnesses.

@@ -39,7 +39,7 @@ public enum NSCacheListenerMessages: FastDelegates.SendableProxyMessages {
     public typealias ProxyForwarding = FastDelegates.ConcurrentDelegateForwarding
 
     /// The message of `NSCacheListener.cache(_:willEvictObject:)`.
-    public static let cacheWillEvictObject = FastDelegates.Message<(NSCache<AnyObject, AnyObject>, Any), Void>("NSCacheListener.cache(_:willEvictObject:)")
+    public static let cacheWillEvictObject = FastDelegates.Message<(NSCache<AnyObject, AnyObject>, Any), Void>("NSCacheListener.cache(_:willEvictObject:)", fileID: "FastDelegatesFoundation/NSCacheListener+Generated.swift", line: 8, column: 1)
 
     /// The messages of this protocol and of those it refines for the requirement `selector` whose
     /// message has the type of `message`: what a refining protocol's restatement of it witnesses.

@@ -56,15 +56,15 @@ public enum NSKeyedArchiverListenerMessages: FastDelegates.NonisolatedProxyMessa
     public typealias ProxyForwarding = FastDelegates.DelegateForwarding
 
     /// The message of `NSKeyedArchiverListener.archiver(_:willEncode:)`.
-    public static let archiverWillEncode = FastDelegates.Message<(NSKeyedArchiver, Any), Any?>("NSKeyedArchiverListener.archiver(_:willEncode:)")
+    public static let archiverWillEncode = FastDelegates.Message<(NSKeyedArchiver, Any), Any?>("NSKeyedArchiverListener.archiver(_:willEncode:)", fileID: "FastDelegatesFoundation/NSKeyedArchiverListener+Generated.swift", line: 6, column: 1)
     /// The message of `NSKeyedArchiverListener.archiver(_:didEncode:)`.
-    public static let archiverDidEncode = FastDelegates.Message<(NSKeyedArchiver, Any?), Void>("NSKeyedArchiverListener.archiver(_:didEncode:)")
+    public static let archiverDidEncode = FastDelegates.Message<(NSKeyedArchiver, Any?), Void>("NSKeyedArchiverListener.archiver(_:didEncode:)", fileID: "FastDelegatesFoundation/NSKeyedArchiverListener+Generated.swift", line: 6, column: 1)
     /// The message of `NSKeyedArchiverListener.archiver(_:willReplace:withObject:)`.
-    public static let archiverWillReplaceWithObject = FastDelegates.Message<(NSKeyedArchiver, Any?, Any?), Void>("NSKeyedArchiverListener.archiver(_:willReplace:withObject:)")
+    public static let archiverWillReplaceWithObject = FastDelegates.Message<(NSKeyedArchiver, Any?, Any?), Void>("NSKeyedArchiverListener.archiver(_:willReplace:withObject:)", fileID: "FastDelegatesFoundation/NSKeyedArchiverListener+Generated.swift", line: 6, column: 1)
     /// The message of `NSKeyedArchiverListener.archiverWillFinish(_:)`.
-    public static let archiverWillFinish = FastDelegates.Message<NSKeyedArchiver, Void>("NSKeyedArchiverListener.archiverWillFinish(_:)")
+    public static let archiverWillFinish = FastDelegates.Message<NSKeyedArchiver, Void>("NSKeyedArchiverListener.archiverWillFinish(_:)", fileID: "FastDelegatesFoundation/NSKeyedArchiverListener+Generated.swift", line: 6, column: 1)
     /// The message of `NSKeyedArchiverListener.archiverDidFinish(_:)`.
-    public static let archiverDidFinish = FastDelegates.Message<NSKeyedArchiver, Void>("NSKeyedArchiverListener.archiverDidFinish(_:)")
+    public static let archiverDidFinish = FastDelegates.Message<NSKeyedArchiver, Void>("NSKeyedArchiverListener.archiverDidFinish(_:)", fileID: "FastDelegatesFoundation/NSKeyedArchiverListener+Generated.swift", line: 6, column: 1)
 
     /// The messages of this protocol and of those it refines for the requirement `selector` whose
     /// message has the type of `message`: what a refining protocol's restatement of it witnesses.
@@ -126,7 +126,7 @@ public final class NSKeyedArchiverListenerProxy: NSObject, NSKeyedArchiverListen
         if listener === self {
             return FastDelegates.DelegateToken()
         }
-        return chain.add(_responders.shared(listener.nsKeyedArchiverListenerResponder), retention: retention)
+        return chain.add(_responders.shared(listener.nsKeyedArchiverListenerResponder), nesting: (listener as? any FastDelegates.DelegateForwarding)?.forwardingChain, retention: retention)
     }
 
     /// Removes `listener`; it receives nothing more, even from a send already running.
@@ -224,7 +224,7 @@ extension NSKeyedArchiverListener where Self: FastDelegates.DelegateForwarding {
             return FastDelegates.DelegateToken()
         }
         let responder = self.forwardingResponders.shared(listener.nsKeyedArchiverListenerResponder)
-        return self.forwardingChain.add(responder, retention: retention)
+        return self.forwardingChain.add(responder, nesting: (listener as? any FastDelegates.DelegateForwarding)?.forwardingChain, retention: retention)
     }
 
     /// Removes `listener`; it receives nothing more, even from a send already running.

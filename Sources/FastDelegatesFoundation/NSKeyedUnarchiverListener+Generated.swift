@@ -62,15 +62,15 @@ public enum NSKeyedUnarchiverListenerMessages: FastDelegates.NonisolatedProxyMes
     public typealias ProxyForwarding = FastDelegates.DelegateForwarding
 
     /// The message of `NSKeyedUnarchiverListener.unarchiver(_:cannotDecodeObjectOfClassName:originalClasses:)`.
-    public static let unarchiverCannotDecodeObjectOfClassNameOriginalClasses = FastDelegates.Message<(NSKeyedUnarchiver, String, [String]), AnyClass?>("NSKeyedUnarchiverListener.unarchiver(_:cannotDecodeObjectOfClassName:originalClasses:)")
+    public static let unarchiverCannotDecodeObjectOfClassNameOriginalClasses = FastDelegates.Message<(NSKeyedUnarchiver, String, [String]), AnyClass?>("NSKeyedUnarchiverListener.unarchiver(_:cannotDecodeObjectOfClassName:originalClasses:)", fileID: "FastDelegatesFoundation/NSKeyedUnarchiverListener+Generated.swift", line: 6, column: 1)
     /// The message of `NSKeyedUnarchiverListener.unarchiver(_:didDecode:)`.
-    public static let unarchiverDidDecode = FastDelegates.Message<(NSKeyedUnarchiver, Any?), Any?>("NSKeyedUnarchiverListener.unarchiver(_:didDecode:)")
+    public static let unarchiverDidDecode = FastDelegates.Message<(NSKeyedUnarchiver, Any?), Any?>("NSKeyedUnarchiverListener.unarchiver(_:didDecode:)", fileID: "FastDelegatesFoundation/NSKeyedUnarchiverListener+Generated.swift", line: 6, column: 1)
     /// The message of `NSKeyedUnarchiverListener.unarchiver(_:willReplace:with:)`.
-    public static let unarchiverWillReplaceWith = FastDelegates.Message<(NSKeyedUnarchiver, Any, Any), Void>("NSKeyedUnarchiverListener.unarchiver(_:willReplace:with:)")
+    public static let unarchiverWillReplaceWith = FastDelegates.Message<(NSKeyedUnarchiver, Any, Any), Void>("NSKeyedUnarchiverListener.unarchiver(_:willReplace:with:)", fileID: "FastDelegatesFoundation/NSKeyedUnarchiverListener+Generated.swift", line: 6, column: 1)
     /// The message of `NSKeyedUnarchiverListener.unarchiverWillFinish(_:)`.
-    public static let unarchiverWillFinish = FastDelegates.Message<NSKeyedUnarchiver, Void>("NSKeyedUnarchiverListener.unarchiverWillFinish(_:)")
+    public static let unarchiverWillFinish = FastDelegates.Message<NSKeyedUnarchiver, Void>("NSKeyedUnarchiverListener.unarchiverWillFinish(_:)", fileID: "FastDelegatesFoundation/NSKeyedUnarchiverListener+Generated.swift", line: 6, column: 1)
     /// The message of `NSKeyedUnarchiverListener.unarchiverDidFinish(_:)`.
-    public static let unarchiverDidFinish = FastDelegates.Message<NSKeyedUnarchiver, Void>("NSKeyedUnarchiverListener.unarchiverDidFinish(_:)")
+    public static let unarchiverDidFinish = FastDelegates.Message<NSKeyedUnarchiver, Void>("NSKeyedUnarchiverListener.unarchiverDidFinish(_:)", fileID: "FastDelegatesFoundation/NSKeyedUnarchiverListener+Generated.swift", line: 6, column: 1)
 
     /// The messages of this protocol and of those it refines for the requirement `selector` whose
     /// message has the type of `message`: what a refining protocol's restatement of it witnesses.
@@ -132,7 +132,7 @@ public final class NSKeyedUnarchiverListenerProxy: NSObject, NSKeyedUnarchiverLi
         if listener === self {
             return FastDelegates.DelegateToken()
         }
-        return chain.add(_responders.shared(listener.nsKeyedUnarchiverListenerResponder), retention: retention)
+        return chain.add(_responders.shared(listener.nsKeyedUnarchiverListenerResponder), nesting: (listener as? any FastDelegates.DelegateForwarding)?.forwardingChain, retention: retention)
     }
 
     /// Removes `listener`; it receives nothing more, even from a send already running.
@@ -231,7 +231,7 @@ extension NSKeyedUnarchiverListener where Self: FastDelegates.DelegateForwarding
             return FastDelegates.DelegateToken()
         }
         let responder = self.forwardingResponders.shared(listener.nsKeyedUnarchiverListenerResponder)
-        return self.forwardingChain.add(responder, retention: retention)
+        return self.forwardingChain.add(responder, nesting: (listener as? any FastDelegates.DelegateForwarding)?.forwardingChain, retention: retention)
     }
 
     /// Removes `listener`; it receives nothing more, even from a send already running.

@@ -131,45 +131,45 @@ public enum XMLParserListenerMessages: FastDelegates.NonisolatedProxyMessages {
     public typealias ProxyForwarding = FastDelegates.DelegateForwarding
 
     /// The message of `XMLParserListener.parserDidStartDocument(_:)`.
-    public static let parserDidStartDocument = FastDelegates.Message<XMLParser, Void>("XMLParserListener.parserDidStartDocument(_:)")
+    public static let parserDidStartDocument = FastDelegates.Message<XMLParser, Void>("XMLParserListener.parserDidStartDocument(_:)", fileID: "FastDelegatesFoundation/XMLParserListener+Generated.swift", line: 10, column: 1)
     /// The message of `XMLParserListener.parserDidEndDocument(_:)`.
-    public static let parserDidEndDocument = FastDelegates.Message<XMLParser, Void>("XMLParserListener.parserDidEndDocument(_:)")
+    public static let parserDidEndDocument = FastDelegates.Message<XMLParser, Void>("XMLParserListener.parserDidEndDocument(_:)", fileID: "FastDelegatesFoundation/XMLParserListener+Generated.swift", line: 10, column: 1)
     /// The message of `XMLParserListener.parser(_:foundNotationDeclarationWithName:publicID:systemID:)`.
-    public static let parserFoundNotationDeclarationWithNamePublicIDSystemID = FastDelegates.Message<(XMLParser, String, String?, String?), Void>("XMLParserListener.parser(_:foundNotationDeclarationWithName:publicID:systemID:)")
+    public static let parserFoundNotationDeclarationWithNamePublicIDSystemID = FastDelegates.Message<(XMLParser, String, String?, String?), Void>("XMLParserListener.parser(_:foundNotationDeclarationWithName:publicID:systemID:)", fileID: "FastDelegatesFoundation/XMLParserListener+Generated.swift", line: 10, column: 1)
     /// The message of `XMLParserListener.parser(_:foundUnparsedEntityDeclarationWithName:publicID:systemID:notationName:)`.
-    public static let parserFoundUnparsedEntityDeclarationWithNamePublicIDSystemIDNotationName = FastDelegates.Message<(XMLParser, String, String?, String?, String?), Void>("XMLParserListener.parser(_:foundUnparsedEntityDeclarationWithName:publicID:systemID:notationName:)")
+    public static let parserFoundUnparsedEntityDeclarationWithNamePublicIDSystemIDNotationName = FastDelegates.Message<(XMLParser, String, String?, String?, String?), Void>("XMLParserListener.parser(_:foundUnparsedEntityDeclarationWithName:publicID:systemID:notationName:)", fileID: "FastDelegatesFoundation/XMLParserListener+Generated.swift", line: 10, column: 1)
     /// The message of `XMLParserListener.parser(_:foundAttributeDeclarationWithName:forElement:type:defaultValue:)`.
-    public static let parserFoundAttributeDeclarationWithNameForElementTypeDefaultValue = FastDelegates.Message<(XMLParser, String, String, String?, String?), Void>("XMLParserListener.parser(_:foundAttributeDeclarationWithName:forElement:type:defaultValue:)")
+    public static let parserFoundAttributeDeclarationWithNameForElementTypeDefaultValue = FastDelegates.Message<(XMLParser, String, String, String?, String?), Void>("XMLParserListener.parser(_:foundAttributeDeclarationWithName:forElement:type:defaultValue:)", fileID: "FastDelegatesFoundation/XMLParserListener+Generated.swift", line: 10, column: 1)
     /// The message of `XMLParserListener.parser(_:foundElementDeclarationWithName:model:)`.
-    public static let parserFoundElementDeclarationWithNameModel = FastDelegates.Message<(XMLParser, String, String), Void>("XMLParserListener.parser(_:foundElementDeclarationWithName:model:)")
+    public static let parserFoundElementDeclarationWithNameModel = FastDelegates.Message<(XMLParser, String, String), Void>("XMLParserListener.parser(_:foundElementDeclarationWithName:model:)", fileID: "FastDelegatesFoundation/XMLParserListener+Generated.swift", line: 10, column: 1)
     /// The message of `XMLParserListener.parser(_:foundInternalEntityDeclarationWithName:value:)`.
-    public static let parserFoundInternalEntityDeclarationWithNameValue = FastDelegates.Message<(XMLParser, String, String?), Void>("XMLParserListener.parser(_:foundInternalEntityDeclarationWithName:value:)")
+    public static let parserFoundInternalEntityDeclarationWithNameValue = FastDelegates.Message<(XMLParser, String, String?), Void>("XMLParserListener.parser(_:foundInternalEntityDeclarationWithName:value:)", fileID: "FastDelegatesFoundation/XMLParserListener+Generated.swift", line: 10, column: 1)
     /// The message of `XMLParserListener.parser(_:foundExternalEntityDeclarationWithName:publicID:systemID:)`.
-    public static let parserFoundExternalEntityDeclarationWithNamePublicIDSystemID = FastDelegates.Message<(XMLParser, String, String?, String?), Void>("XMLParserListener.parser(_:foundExternalEntityDeclarationWithName:publicID:systemID:)")
+    public static let parserFoundExternalEntityDeclarationWithNamePublicIDSystemID = FastDelegates.Message<(XMLParser, String, String?, String?), Void>("XMLParserListener.parser(_:foundExternalEntityDeclarationWithName:publicID:systemID:)", fileID: "FastDelegatesFoundation/XMLParserListener+Generated.swift", line: 10, column: 1)
     /// The message of `XMLParserListener.parser(_:didStartElement:namespaceURI:qualifiedName:attributes:)`.
-    public static let parserDidStartElementNamespaceURIQualifiedNameAttributes = FastDelegates.Message<(XMLParser, String, String?, String?, [String: String]), Void>("XMLParserListener.parser(_:didStartElement:namespaceURI:qualifiedName:attributes:)")
+    public static let parserDidStartElementNamespaceURIQualifiedNameAttributes = FastDelegates.Message<(XMLParser, String, String?, String?, [String: String]), Void>("XMLParserListener.parser(_:didStartElement:namespaceURI:qualifiedName:attributes:)", fileID: "FastDelegatesFoundation/XMLParserListener+Generated.swift", line: 10, column: 1)
     /// The message of `XMLParserListener.parser(_:didEndElement:namespaceURI:qualifiedName:)`.
-    public static let parserDidEndElementNamespaceURIQualifiedName = FastDelegates.Message<(XMLParser, String, String?, String?), Void>("XMLParserListener.parser(_:didEndElement:namespaceURI:qualifiedName:)")
+    public static let parserDidEndElementNamespaceURIQualifiedName = FastDelegates.Message<(XMLParser, String, String?, String?), Void>("XMLParserListener.parser(_:didEndElement:namespaceURI:qualifiedName:)", fileID: "FastDelegatesFoundation/XMLParserListener+Generated.swift", line: 10, column: 1)
     /// The message of `XMLParserListener.parser(_:didStartMappingPrefix:toURI:)`.
-    public static let parserDidStartMappingPrefixToURI = FastDelegates.Message<(XMLParser, String, String), Void>("XMLParserListener.parser(_:didStartMappingPrefix:toURI:)")
+    public static let parserDidStartMappingPrefixToURI = FastDelegates.Message<(XMLParser, String, String), Void>("XMLParserListener.parser(_:didStartMappingPrefix:toURI:)", fileID: "FastDelegatesFoundation/XMLParserListener+Generated.swift", line: 10, column: 1)
     /// The message of `XMLParserListener.parser(_:didEndMappingPrefix:)`.
-    public static let parserDidEndMappingPrefix = FastDelegates.Message<(XMLParser, String), Void>("XMLParserListener.parser(_:didEndMappingPrefix:)")
+    public static let parserDidEndMappingPrefix = FastDelegates.Message<(XMLParser, String), Void>("XMLParserListener.parser(_:didEndMappingPrefix:)", fileID: "FastDelegatesFoundation/XMLParserListener+Generated.swift", line: 10, column: 1)
     /// The message of `XMLParserListener.parser(_:foundCharacters:)`.
-    public static let parserFoundCharacters = FastDelegates.Message<(XMLParser, String), Void>("XMLParserListener.parser(_:foundCharacters:)")
+    public static let parserFoundCharacters = FastDelegates.Message<(XMLParser, String), Void>("XMLParserListener.parser(_:foundCharacters:)", fileID: "FastDelegatesFoundation/XMLParserListener+Generated.swift", line: 10, column: 1)
     /// The message of `XMLParserListener.parser(_:foundIgnorableWhitespace:)`.
-    public static let parserFoundIgnorableWhitespace = FastDelegates.Message<(XMLParser, String), Void>("XMLParserListener.parser(_:foundIgnorableWhitespace:)")
+    public static let parserFoundIgnorableWhitespace = FastDelegates.Message<(XMLParser, String), Void>("XMLParserListener.parser(_:foundIgnorableWhitespace:)", fileID: "FastDelegatesFoundation/XMLParserListener+Generated.swift", line: 10, column: 1)
     /// The message of `XMLParserListener.parser(_:foundProcessingInstructionWithTarget:data:)`.
-    public static let parserFoundProcessingInstructionWithTargetData = FastDelegates.Message<(XMLParser, String, String?), Void>("XMLParserListener.parser(_:foundProcessingInstructionWithTarget:data:)")
+    public static let parserFoundProcessingInstructionWithTargetData = FastDelegates.Message<(XMLParser, String, String?), Void>("XMLParserListener.parser(_:foundProcessingInstructionWithTarget:data:)", fileID: "FastDelegatesFoundation/XMLParserListener+Generated.swift", line: 10, column: 1)
     /// The message of `XMLParserListener.parser(_:foundComment:)`.
-    public static let parserFoundComment = FastDelegates.Message<(XMLParser, String), Void>("XMLParserListener.parser(_:foundComment:)")
+    public static let parserFoundComment = FastDelegates.Message<(XMLParser, String), Void>("XMLParserListener.parser(_:foundComment:)", fileID: "FastDelegatesFoundation/XMLParserListener+Generated.swift", line: 10, column: 1)
     /// The message of `XMLParserListener.parser(_:foundCDATA:)`.
-    public static let parserFoundCDATA = FastDelegates.Message<(XMLParser, Data), Void>("XMLParserListener.parser(_:foundCDATA:)")
+    public static let parserFoundCDATA = FastDelegates.Message<(XMLParser, Data), Void>("XMLParserListener.parser(_:foundCDATA:)", fileID: "FastDelegatesFoundation/XMLParserListener+Generated.swift", line: 10, column: 1)
     /// The message of `XMLParserListener.parser(_:resolveExternalEntityName:systemID:)`.
-    public static let parserResolveExternalEntityNameSystemID = FastDelegates.Message<(XMLParser, String, String?), Data?>("XMLParserListener.parser(_:resolveExternalEntityName:systemID:)")
+    public static let parserResolveExternalEntityNameSystemID = FastDelegates.Message<(XMLParser, String, String?), Data?>("XMLParserListener.parser(_:resolveExternalEntityName:systemID:)", fileID: "FastDelegatesFoundation/XMLParserListener+Generated.swift", line: 10, column: 1)
     /// The message of `XMLParserListener.parser(_:parseErrorOccurred:)`.
-    public static let parserParseErrorOccurred = FastDelegates.Message<(XMLParser, any Error), Void>("XMLParserListener.parser(_:parseErrorOccurred:)")
+    public static let parserParseErrorOccurred = FastDelegates.Message<(XMLParser, any Error), Void>("XMLParserListener.parser(_:parseErrorOccurred:)", fileID: "FastDelegatesFoundation/XMLParserListener+Generated.swift", line: 10, column: 1)
     /// The message of `XMLParserListener.parser(_:validationErrorOccurred:)`.
-    public static let parserValidationErrorOccurred = FastDelegates.Message<(XMLParser, any Error), Void>("XMLParserListener.parser(_:validationErrorOccurred:)")
+    public static let parserValidationErrorOccurred = FastDelegates.Message<(XMLParser, any Error), Void>("XMLParserListener.parser(_:validationErrorOccurred:)", fileID: "FastDelegatesFoundation/XMLParserListener+Generated.swift", line: 10, column: 1)
 
     /// The messages of this protocol and of those it refines for the requirement `selector` whose
     /// message has the type of `message`: what a refining protocol's restatement of it witnesses.
@@ -246,7 +246,7 @@ public final class XMLParserListenerProxy: NSObject, XMLParserListener, FastDele
         if listener === self {
             return FastDelegates.DelegateToken()
         }
-        return chain.add(_responders.shared(listener.xmlParserListenerResponder), retention: retention)
+        return chain.add(_responders.shared(listener.xmlParserListenerResponder), nesting: (listener as? any FastDelegates.DelegateForwarding)?.forwardingChain, retention: retention)
     }
 
     /// Removes `listener`; it receives nothing more, even from a send already running.
@@ -524,7 +524,7 @@ extension XMLParserListener where Self: FastDelegates.DelegateForwarding {
             return FastDelegates.DelegateToken()
         }
         let responder = self.forwardingResponders.shared(listener.xmlParserListenerResponder)
-        return self.forwardingChain.add(responder, retention: retention)
+        return self.forwardingChain.add(responder, nesting: (listener as? any FastDelegates.DelegateForwarding)?.forwardingChain, retention: retention)
     }
 
     /// Removes `listener`; it receives nothing more, even from a send already running.

@@ -35,9 +35,7 @@ struct CheckedInExpansionTests {
         }
         let header = lines[...end].joined(separator: "\n")
         let declaration = lines[start...end].map { $0.dropFirst(3) }.joined(separator: "\n")
-        let components = path.split(separator: "/")
-        let module = components.dropFirst().first.map { String($0.map { $0 == "-" ? "_" : $0 }) } ?? "Module"
-        let (expanded, diagnostics) = expand(declaration, moduleName: module, fileName: String(components.last ?? ""))
+        let (expanded, diagnostics) = expand(declaration, asFileAt: path)
         guard diagnostics.isEmpty else { throw ExpansionFileError.rejected(diagnostics.map(\.message)) }
         return header + "\n\nimport FastDelegates\n\n" + expanded.trimmingNewlines() + "\n"
     }

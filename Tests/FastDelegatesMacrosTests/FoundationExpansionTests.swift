@@ -21,7 +21,7 @@ struct FoundationExpansionTests {
     func upToDate(_ path: String) throws {
         let url = packageRoot + "/" + path
         let current = try readFile(url)
-        let expected = try regenerated(current)
+        let expected = try regenerated(current, at: path)
         if environmentValue("FASTDELEGATES_REGENERATE") == "1", expected != current {
             try writeFile(url, expected)
             return
@@ -30,8 +30,8 @@ struct FoundationExpansionTests {
     }
 
     /// The file's header (its leading comment), then the expansion of the source the header
-    /// quotes after its `// Source:` line.
-    func regenerated(_ file: String) throws -> String {
+    /// quotes after its `// Source:` line, as the file at `path` declares it.
+    func regenerated(_ file: String, at path: String) throws -> String {
         let lines = file.split(separator: "\n", omittingEmptySubsequences: false)
         let headerEnd = lines.firstIndex { !$0.hasPrefix("//") } ?? lines.endIndex
         guard let marker = lines[..<headerEnd].firstIndex(of: "// Source:"), marker + 1 < headerEnd else {
@@ -41,7 +41,7 @@ struct FoundationExpansionTests {
         let source = lines[(marker + 1)..<headerEnd]
             .map { $0 == "//" ? "" : String($0.dropFirst(3)) }
             .joined(separator: "\n")
-        let (expanded, diagnostics) = expand(source)
+        let (expanded, diagnostics) = expand(source, asFileAt: path)
         guard diagnostics.isEmpty else { throw SourceError.rejected(diagnostics.map(\.message)) }
         let body = expanded.drop { $0.isNewline }.reversed().drop { $0.isNewline }.reversed()
         return header + "\n\n" + String(body) + "\n"

@@ -32,6 +32,15 @@ func expand(_ source: String, moduleName: String = "TestModule", fileName: Strin
     return (expanded.description, context.diagnostics)
 }
 
+/// What the macros make of `source` as the file at `path` (`Sources/<target>/.../<file>`, from
+/// the package root) of its target's module: how a checked-in expansion is regenerated, so that
+/// its messages belong to that file.
+func expand(_ source: String, asFileAt path: String) -> (source: String, diagnostics: [Diagnostic]) {
+    let components = path.split(separator: "/")
+    let module = components.dropFirst().first.map { String($0.map { $0 == "-" ? "_" : $0 }) } ?? "Module"
+    return expand(source, moduleName: module, fileName: String(components.last ?? ""))
+}
+
 /// Checks that `source` expands to `expected` with the `diagnostics`, as the compiler would.
 func assertExpansion(
     _ source: String, expandsTo expected: String, diagnostics: [DiagnosticSpec] = [],
