@@ -170,6 +170,11 @@ extension ForwardedRequirements {
             },
             dropDeclined: { target, listener in
                 unsafeDowncast(target, to: Chain.self).dropAsyncDeclined(message, of: listener)
+            },
+            commit: { target, listener in
+                let chain = unsafeDowncast(target, to: Chain.self)
+                guard let commitment = chain.commitCall(of: message, to: listener) else { return nil }
+                return ForwardedCommitment(end: { chain.endCall(commitment) })
             })
     }
 }
