@@ -20,6 +20,18 @@ extern "C" {
 /// Thread-local, so tests running in parallel on other threads are unaffected.
 int64_t cdt_debug_fail_allocation_after(int64_t count);
 
+/// Test hook: on the calling thread only, caps every 32-bit growth of the core at `limit`
+/// instead of its natural limit, so that a test reaches each overflow guard without 2^31
+/// elements: the interner's hash index (natural limit 2^31 slots) and records (2^32 - 2 ids),
+/// a message's entry array (2^31 entries), and the slot array compaction shrinks to (2^32 - 1).
+/// A growth past the limit fails as out of memory does there (`cdt_intern` reports
+/// `CDT_INTERN_NO_MEMORY`, an insert returns -1, compaction keeps the larger array). 0
+/// disarms it. Returns the previous setting.
+uint32_t cdt_debug_set_capacity_limit(uint32_t limit);
+
+/// Test hook: the interner's hash index capacity now (slots, a power of two, or 0).
+uint32_t cdt_debug_intern_index_capacity(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -25,6 +25,19 @@ static int injected_failure(void) {
     return 0;
 }
 
+// The calling thread's cap on 32-bit growths; 0 when disarmed.
+static _Thread_local uint32_t capacity_limit;
+
+uint32_t cdt_debug_set_capacity_limit(uint32_t limit) {
+    uint32_t previous = capacity_limit;
+    capacity_limit = limit;
+    return previous;
+}
+
+uint32_t cdt_capacity_limit(uint32_t natural) {
+    return capacity_limit != 0 && capacity_limit < natural ? capacity_limit : natural;
+}
+
 void *cdt_malloc(size_t size) {
     return injected_failure() ? NULL : malloc(size);
 }

@@ -8,7 +8,7 @@
 #include "table.h"
 
 int cdt_chain_compact(cdt_chain *chain) {
-    if (chain->depth != 0 || chain->slot_count < 32 || chain->live_slots * 2 >= chain->slot_count) return 0;
+    if (chain->depth != 0 || chain->slot_count < 32 || (uint64_t)chain->live_slots * 2 >= chain->slot_count) return 0;
     uint32_t *remap = cdt_malloc((size_t)chain->slot_count * sizeof *remap);
     if (!remap) return 0; // out of memory: nothing changed
     // Orphans name freed slots, which get no new index.
@@ -24,9 +24,13 @@ int cdt_chain_compact(cdt_chain *chain) {
     cdt_free(remap);
     chain->slot_count = live;
     chain->free_head = 0;
-    // Smaller than before: live * 2 < the old slot_count, and the old slot_count >= 32 > 16.
-    uint32_t capacity = live * 2 > 16 ? live * 2 : 16;
-    cdt_slot *shrunk = cdt_realloc(chain->slots, (size_t)capacity * sizeof *shrunk);
+    // Smaller than before: live * 2 < the old slot_count (so it fits in 32 bits), and the old
+    // slot_count >= 32 > 16. Past the capacity limit (a test's), the larger array stays.
+    uint64_t wanted = (uint64_t)live * 2 > 16 ? (uint64_t)live * 2 : 16;
+    uint32_t capacity = (uint32_t)wanted;
+    cdt_slot *shrunk = wanted <= cdt_capacity_limit(UINT32_MAX)
+                           ? cdt_realloc(chain->slots, (size_t)capacity * sizeof *shrunk)
+                           : NULL;
     if (shrunk) { // out of memory: the larger array stays
         chain->slots = shrunk;
         chain->slot_capacity = capacity;

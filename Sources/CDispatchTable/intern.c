@@ -1,6 +1,7 @@
 // Message interning (cdt_intern.h): a process-wide table from (name, site, signature) to a dense id,
 // behind one mutex. Independent of chains. Depends on: random, alloc.
 #include "alloc.h"
+#include "cdt_debug.h"
 #include "cdt_intern.h"
 #include "cdt_random.h"
 
@@ -55,8 +56,11 @@ static bool same_site(const intern_record *record, const cdt_message_site *site)
            (site->file_length == 0 || memcmp(record->site.file, site->file, site->file_length) == 0);
 }
 
+// Doubles the hash index, up to 2^31 slots (the largest power of two a uint32_t holds).
 static int grow_index(void) {
-    uint32_t capacity = index_capacity ? index_capacity * 2 : 64;
+    uint32_t limit = cdt_capacity_limit(UINT32_C(1) << 31);
+    uint32_t capacity = index_capacity ? (index_capacity < limit ? index_capacity * 2 : 0) : 64;
+    if (capacity == 0 || capacity > limit) return -1;
     uint32_t *ids = cdt_calloc(capacity, sizeof *ids);
     if (!ids) return -1;
     uint32_t mask = capacity - 1;
@@ -98,10 +102,17 @@ static uint32_t find(const char *name, size_t length, const cdt_message_site *si
 // if out of memory (nothing changed).
 static uint32_t add(const char *name, size_t length, const cdt_message_site *site, const void *signature,
                     const char *signature_name, uint64_t hash) {
-    if ((uint64_t)(record_count + 1) * 2 > index_capacity && grow_index() != 0) return 0;
+    // Ids run from 1 to UINT32_MAX - 1 (record_count + 1 never wraps), the index stays half free.
+    uint32_t record_limit = cdt_capacity_limit(UINT32_MAX - 1);
+    if (record_count >= record_limit) return 0;
+    if ((uint64_t)record_count * 2 + 2 > index_capacity && grow_index() != 0) return 0;
     if (record_count == record_capacity) {
-        uint32_t capacity = record_capacity ? record_capacity * 2 : 64;
-        intern_record *grown = cdt_realloc(records, capacity * sizeof *grown);
+        uint64_t wanted = record_capacity ? (uint64_t)record_capacity * 2 : 64;
+        uint32_t capacity = wanted > record_limit ? record_limit : (uint32_t)wanted;
+#if SIZE_MAX <= UINT32_MAX
+        if (capacity > SIZE_MAX / sizeof *records) return 0; // a 32-bit size_t
+#endif
+        intern_record *grown = cdt_realloc(records, (size_t)capacity * sizeof *grown);
         if (!grown) return 0;
         records = grown;
         record_capacity = capacity;
@@ -194,4 +205,11 @@ static const char selector_tag;
 
 cdt_intern_status cdt_intern_selector(const char *name, size_t length, uint32_t *id_out) {
     return cdt_intern(name, length, &selector_tag, "Objective-C selector", id_out);
+}
+
+uint32_t cdt_debug_intern_index_capacity(void) {
+    pthread_mutex_lock(&intern_lock);
+    uint32_t capacity = index_capacity;
+    pthread_mutex_unlock(&intern_lock);
+    return capacity;
 }

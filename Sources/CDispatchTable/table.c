@@ -196,9 +196,13 @@ int cdt_table_insert(cdt_chain *chain, cdt_handle handle, uint32_t message, cons
     } else {
         // Full, or a dispatch may be reading the current array: a new one, at least half free
         // so that growing stays amortized O(1).
-        uint32_t capacity = bucket->capacity ? bucket->capacity : MIN_ENTRIES;
-        while (capacity < (count + 1) * 2 && capacity < UINT32_MAX / 2) capacity *= 2;
-        if (!reallocate(chain, bucket, capacity, UINT32_MAX, low)) {
+        // Up to 2^31 entries: past it (or a test's limit) the insert fails as out of memory.
+        uint32_t limit = cdt_capacity_limit(UINT32_C(1) << 31);
+        uint64_t needed = ((uint64_t)count + 1) * 2;
+        uint64_t wanted = bucket->capacity ? bucket->capacity : MIN_ENTRIES;
+        while (wanted < needed) wanted *= 2;
+        uint32_t capacity = wanted > limit ? limit : (uint32_t)wanted;
+        if ((uint64_t)count + 1 > capacity || !reallocate(chain, bucket, capacity, UINT32_MAX, low)) {
             if (count == 0) delete_bucket(chain, bucket);
             return -1;
         }

@@ -44,6 +44,20 @@ import CDispatchTable
 ///   cancelling a token again or after its chain is gone does nothing, and a target's deinit
 ///   may send to the chain (a dying target is never called).
 ///
+/// Cost, for *n* targets each answering *m* messages (measured in a release build through the
+/// public API, 1,000 targets answering 2 messages each, on a shared 2-core Linux x86_64 machine
+/// while other builds ran: compare the ratios, not the absolute times):
+/// - `send`: O(1) expected to find the message's responders, then one call per live
+///   responder; no allocation, no lock. Measured: 101 µs to 1,000 targets.
+/// - `add` (``DelegateRegistering``) and ``remove(_:)``: O(*m* log *n*) amortized at either end
+///   of the order, O(*m* · *n*) elsewhere (the responders on the shorter side shift). Measured:
+///   6.8 µs per add/remove pair.
+/// - The worst case is a mutation made while a send of this chain runs (from a handler): each
+///   copies the whole responder array of every message it touches, since the running send may
+///   be reading it, and keeps the old one until the outermost send leaves: O(*m* · *n*) time and
+///   memory per mutation. Measured: 828 µs per add/remove pair, and 10,000 pairs inside one
+///   handler grew the process by 1,075 MB.
+///
 /// A chain is not thread-safe and not `Sendable`: it lives in its owner's isolation domain (a
 /// `@MainActor` view controller's, say). Handlers run synchronously on the sending thread, so
 /// they may be any closure: one formed in `@MainActor` code calls main-actor methods directly,

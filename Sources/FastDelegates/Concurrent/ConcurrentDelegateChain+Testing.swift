@@ -41,4 +41,13 @@ extension ConcurrentDelegateChain {
         let id = message.id
         return locked { _ in cell.published._withUnsafeGuaranteedRef { $0.isVerified(id) } }
     }
+
+    /// Builds (and drops) a snapshot of the listed registrations with `pairLimit` in place of
+    /// ``ConcurrentSnapshot/pairLimit``, for tests: reaches its precondition with a few pairs.
+    func buildSnapshotForTesting(pairLimit: Int) -> Int {
+        locked { state in
+            let listed = state.list.entries.filter { !$0.isUnlisted }
+            return ConcurrentSnapshot(registrations: listed, pairLimit: pairLimit).entries.count
+        }
+    }
 }

@@ -44,6 +44,23 @@ import Synchronization
 ///   requirement of a `@DelegateProxy` protocol counts as started once a send commits to it, and
 ///   ``remove(_:)`` does not wait for it: ``removeAwaitingCalls(_:isolation:)`` does.
 ///
+/// Cost, for *n* targets answering *e* (target, message) pairs in all and *r* reader records
+/// (one per living thread that has sent on a concurrent chain: a thread that ends outside every
+/// dispatch gives its record back; one that ends inside a handler keeps it), measured in a release build through the public API with 1,000 targets answering
+/// 2 messages each, on a shared 2-core Linux x86_64 machine while other builds ran (compare
+/// ratios, not absolute times):
+/// - `send`: O(1) expected to find the responders, then one call per live responder; no lock,
+///   no allocation. Measured: 86 µs to 1,000 targets.
+/// - `add` (``SendableDelegateRegistering``) and ``remove(_:)``: O(*n* + *e*) under the mutex to
+///   rebuild the snapshot, plus a process-wide barrier and a scan of the *r* records (and, for a
+///   removal, the wait for running calls of the target). Measured: 0.44 to 1.8 ms per mutation
+///   with no handler running (from run to run, with the machine's load); on a chain of one
+///   target, 1.8 to 4.2 µs before and 1.5 to 3.0 µs after 2,000 threads had sent at once and
+///   ended (220 µs after, while ended threads kept their records).
+/// - The worst case is mutating while some thread runs a handler of this chain: every displaced
+///   snapshot (O(*n* + *e*) memory) is kept until that handler returns. Measured: 4.1 ms per
+///   mutation, and 20,000 mutations during one handler grew the process by 2,615 MB.
+///
 /// Handlers are `@Sendable`, since they run on whatever thread sends: the chain takes
 /// ``SendableResponses`` and ``AnySendableResponder`` only, and a ``DelegateResponder`` whose
 /// `responses` are ``SendableResponses``. The compiler rejects a handler that captures
@@ -99,6 +116,9 @@ public final class ConcurrentDelegateChain: Sendable, SendableDelegateRegisterin
         /// remover of the same target (or token, or a `removeAll`) waits for them too. Pruned
         /// of drained ones at every removal.
         var draining: [ConcurrentRegistration] = []
+        /// The `async` calls committed to targets and not ended, by target, and the removals
+        /// awaiting them.
+        var asyncCalls = AsyncCallLedger()
 
         /// Drops the drained registrations; returns those still draining that `matches`.
         ///
@@ -209,25 +229,60 @@ public final class ConcurrentDelegateChain: Sendable, SendableDelegateRegisterin
     /// thread could wait forever (for a `@MainActor` listener, blocking the main thread that
     /// the call needs). Once ``remove(_:)`` returns, no send commits a new call to `target`; a
     /// call committed before it (the send had checked that `target` implements the requirement)
-    /// may still start and run to its end. This method also awaits those.
+    /// may still start and run to its end. This method also awaits those:
+    /// - every call of `target` committed on this chain, through any registration: the live one,
+    ///   and those already removed (by a token's ``ConcurrentDelegateToken/cancel()``,
+    ///   ``remove(_:)``, ``removeAll()`` or another task, also before `target` was added again),
+    ///   so it waits even when it returns false;
+    /// - calls committed through a chain that forwards the requirement to this one (a
+    ///   ``DelegateChain`` whose handler is ``Responses/forwarding(_:)``): such a send checks and
+    ///   commits the call in one step under this chain's mutex, so a removal either sees the call
+    ///   and waits for it, or the call is never made.
     ///
-    /// Called from inside `target`'s own `async` call (the listener removing itself), it waits
-    /// for the other calls only.
+    /// The one exception is the awaiting listener's own calls: called from inside `target`'s own
+    /// `async` call on this chain (the listener removing itself), it does not wait for the calls
+    /// of `target` on this chain that the calling task itself is running (all of them, when that
+    /// call sent a nested one that removes), since they cannot end before it returns. It still
+    /// waits for every other call: those on other tasks, a task spawned by the call (`Task {}`
+    /// inherits no exemption), and, from inside a call on another chain, every call on this one.
+    ///
+    /// Cancelling the waiting task ends the wait at once: the method then throws
+    /// `CancellationError`, and calls of `target` may still be running (the removal itself has
+    /// happened). It also throws at once when the task was cancelled before the call.
     /// - Returns: whether `target` was in the chain.
+    /// - Throws: `CancellationError` when the task is cancelled before the calls ended: it did
+    ///   not wait for them.
+    /// - Complexity: ``remove(_:)``, then O(*c*) per call that ends while it waits, for *c*
+    ///   calls committed on this chain and not ended.
     @discardableResult
-    public func removeAwaitingCalls(_ target: AnyObject, isolation: isolated (any Actor)? = #isolation) async -> Bool {
-        let request = Unchecked(target)
-        let registration = locked { state in state.list.lookup(request.value).live }
+    public func removeAwaitingCalls(
+        _ target: AnyObject, isolation: isolated (any Actor)? = #isolation
+    ) async throws -> Bool {
         let removed = remove(target)
-        guard let registration else { return removed }
-        let allowed = AsyncDeclineRecord.current?.listener == ObjectIdentifier(target) ? 1 : 0
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let done = locked { _ -> Bool in
-                if registration.asyncCalls <= allowed { return true }
-                registration.asyncWaiters.append((allowed, continuation))
-                return false
+        let identity = ObjectIdentifier(target)
+        let task = currentTaskIdentity()
+        let waiterID = locked { state in state.asyncCalls.makeWaiterID() }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let outcome = locked { state -> Bool? in
+                    // Cancelled before the waiter is in the ledger: the handler found nothing to end.
+                    if Task.isCancelled { return false }
+                    let upTo = state.asyncCalls.lastSerial
+                    if state.asyncCalls.isDrained(identity, upTo: upTo, except: task) { return true }
+                    state.asyncCalls.append(
+                        AsyncCallLedger.Waiter(
+                            id: waiterID, target: identity, task: task, upTo: upTo, continuation: continuation))
+                    return nil
+                }
+                switch outcome {
+                case true?: continuation.resume()
+                case false?: continuation.resume(throwing: CancellationError())
+                case nil: break
+                }
             }
-            if done { continuation.resume() }
+        } onCancel: {
+            let waiter = locked { state in state.asyncCalls.takeWaiter(waiterID) }
+            waiter?.continuation.resume(throwing: CancellationError())
         }
         return removed
     }

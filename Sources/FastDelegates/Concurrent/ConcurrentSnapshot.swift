@@ -49,14 +49,24 @@ final class ConcurrentSnapshot: @unchecked Sendable {
 
     static let empty = ConcurrentSnapshot(registrations: [])
 
+    /// The most (target, message) pairs a snapshot holds: its buckets' bounds are `Int32`.
+    static let pairLimit = Int(Int32.max)
+
     /// The responders of `registrations` (in dispatch order).
     ///
     /// A counting sort: the first pass finds each message's bucket and counts its responders,
     /// the second places each responder in its message's range, in registration order.
+    /// - Precondition: at most `pairLimit` (target, message) pairs (`Int32.max`, the range of a
+    ///   bucket's bounds; a test passes a lower one).
     /// - Complexity: O(*n* + *e*) for *n* registrations answering *e* (target, message) pairs.
-    init(registrations: [ConcurrentRegistration]) {
+    init(registrations: [ConcurrentRegistration], pairLimit: Int = ConcurrentSnapshot.pairLimit) {
         var total = 0
         for registration in registrations { total += registration.responses.count }
+        // Every bound below is at most `total`, so the wrapping additions cannot wrap.
+        precondition(
+            total <= pairLimit,
+            "FastDelegates: a ConcurrentDelegateChain holds at most \(pairLimit) (target, message) pairs; this change makes \(total)"
+        )
         var capacity = 2
         var shift: UInt32 = 63
         while capacity < total * 2 {

@@ -58,7 +58,7 @@ final class ReadSide: Sendable {
     let asymmetric: Bool = cdt_asymmetric_fences()
     private let records = HandoffMutex<[ReaderRecord]>([])
 
-    /// Releases a thread's record when the thread ends, so a new thread can reuse it.
+    /// Gives a thread's record back when the thread ends (see `releaseThreadRecord`).
     private let threadKey: pthread_key_t = {
         var key = pthread_key_t()
         // The destructor's parameter is optional on Linux and not on Darwin: passing it on to a
@@ -88,6 +88,21 @@ final class ReadSide: Sendable {
         return Unmanaged.passUnretained(record)
     }
 
+    /// Takes the record of a thread that ended outside every dispatch out of the list. A scan that
+    /// copied the list before keeps the record alive until it is done; no other thread names it.
+    func drop(_ record: ReaderRecord) {
+        let dropped = records.withLock { records -> Unchecked<[ReaderRecord]> in
+            record.owned.store(false, ordering: .releasing)
+            guard let index = records.firstIndex(where: { $0 === record }) else { return Unchecked([]) }
+            return Unchecked([records.remove(at: index)])
+        }
+        // Its deinit runs here, after the lock.
+        withExtendedLifetime(dropped) {}
+    }
+
+    /// How many records the list holds, for tests.
+    var recordCountForTesting: Int { records.withLock { $0.count } }
+
     /// Runs `body` with every thread's record, after a heavy fence: `body` sees every
     /// announcement a send made before its last light fence, and every send's next load after a
     /// light fence sees what this thread stored before calling this.
@@ -105,13 +120,14 @@ final class ReadSide: Sendable {
     }
 }
 
-/// The destructor of the reader records' thread key: gives the ending thread's record back for
-/// reuse, unless the thread ends inside a handler (its record then stays announced and reserved).
-/// Does nothing for nil (the key's value is never nil when the destructor runs; the parameter
-/// is optional because `pthread_key_create` passes one on Linux).
+/// The destructor of the reader records' thread key: takes the ending thread's record out of
+/// the list, so that a mutation's scan costs what the threads alive now cost, not the most that
+/// ever sent; unless the thread ends inside a handler (its record then stays announced and
+/// reserved). Does nothing for nil (the key's value is never nil when the destructor runs; the
+/// parameter is optional because `pthread_key_create` passes one on Linux).
 func releaseThreadRecord(_ pointer: UnsafeMutableRawPointer?) {
     guard let pointer else { return }
     let record = Unmanaged<ReaderRecord>.fromOpaque(pointer).takeUnretainedValue()
     cdt_thread_set_record(nil)
-    if record.depth == 0 { record.owned.store(false, ordering: .releasing) }
+    if record.depth == 0 { ReadSide.shared.drop(record) }
 }

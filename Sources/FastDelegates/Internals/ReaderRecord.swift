@@ -61,7 +61,7 @@ final class ReaderRecord: @unchecked Sendable {
     }
 
     deinit {
-        // Only a record no `ReadSide` keeps (made by a test) ever ends.
+        // A record ends once its thread ended outside every dispatch and no scan holds it.
         UnsafeMutableRawPointer(calls).deallocate()
     }
 

@@ -333,12 +333,28 @@ extension DelegateChain: AsyncRequirementChain {
         return forwarders(of: message) { inner, requirements in requirements.stillImplements(inner, target) }
     }
 
-    /// A single-thread chain removes nothing while a call is being committed.
-    func commitCall<Input, Output>(of message: Message<Input, Output>, to target: AnyObject) -> Void? {
-        stillImplements(message, target) ? () : nil
+    /// A single-thread chain removes nothing while a call is being committed; a call reached
+    /// through a forwarder is committed in the chain it is forwarded to (for a concurrent one,
+    /// under its mutex, where its removals wait for it).
+    func commitCall<Input, Output>(of message: Message<Input, Output>, to target: AnyObject)
+        -> ForwardedCommitment?
+    {
+        if let handler = liveRegistration(of: target)?.responses[message.id], !handler.forwards,
+            handler.status != .declined
+        {
+            return ForwardedCommitment(end: nil)
+        }
+        var commitment: ForwardedCommitment?
+        _ = forwarders(of: message) { inner, requirements in
+            commitment = requirements.commit(inner, target)
+            return commitment != nil
+        }
+        return commitment
     }
 
-    func endCall(_: Void) {}
+    func endCall(_ commitment: ForwardedCommitment) {
+        commitment.end?()
+    }
 
     func dropAsyncDeclined<Input, Output>(_ message: Message<Input, Output>, of target: AnyObject) {
         if let handler = liveRegistration(of: target)?.responses[message.id], !handler.forwards {
@@ -384,18 +400,14 @@ extension ConcurrentDelegateChain: AsyncRequirementChain {
         return locked { state in Self.implementingRegistration(of: message.id, request.value, in: &state) != nil }
     }
 
-    /// Counts the call in its registration under the chain's mutex, where removals unregister:
-    /// ``removeAwaitingCalls(_:isolation:)`` waits for it.
-    func commitCall<Input, Output>(of message: Message<Input, Output>, to target: AnyObject)
-        -> ConcurrentRegistration?
-    {
+    /// Counts the call in the chain's ledger of committed calls, under the chain's mutex where
+    /// removals unregister: ``removeAwaitingCalls(_:isolation:)`` waits for it.
+    func commitCall<Input, Output>(of message: Message<Input, Output>, to target: AnyObject) -> UInt64? {
         let request = Unchecked(target)
-        return locked { state -> ConcurrentRegistration? in
-            guard let registration = Self.implementingRegistration(of: message.id, request.value, in: &state) else {
-                return nil
-            }
-            registration.asyncCalls += 1
-            return registration
+        let task = currentTaskIdentity()
+        return locked { state -> UInt64? in
+            guard Self.implementingRegistration(of: message.id, request.value, in: &state) != nil else { return nil }
+            return state.asyncCalls.commit(ObjectIdentifier(request.value), task: task)
         }
     }
 
@@ -410,11 +422,8 @@ extension ConcurrentDelegateChain: AsyncRequirementChain {
         return registration
     }
 
-    func endCall(_ registration: ConcurrentRegistration) {
-        let waiters = locked { _ -> [CheckedContinuation<Void, Never>] in
-            registration.asyncCalls -= 1
-            return registration.takeAsyncWaiters()
-        }
+    func endCall(_ commitment: UInt64) {
+        let waiters = locked { state in state.asyncCalls.end(commitment) }
         for waiter in waiters { waiter.resume() }
     }
 

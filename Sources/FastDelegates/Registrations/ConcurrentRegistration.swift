@@ -16,8 +16,8 @@ import Darwin
 //   `init` only, so any thread may read them (a Swift weak load is safe while the object dies on
 //   another thread; so is `swift_tryRetain` through the unowned reference, which keeps the
 //   object's memory until the registration's deinit).
-//   `removed`, `inFlight` and `drained` are atomics. `strongTarget`, `responses`, `asyncCalls`
-//   and `asyncWaiters` belong to the chain's mutex: only code holding it reads or writes them.
+//   `removed`, `inFlight` and `drained` are atomics. `strongTarget` and `responses` belong to
+//   the chain's mutex: only code holding it reads or writes them.
 // - `ConcurrentSnapshot`: immutable once built; any thread may read it while it holds a strong
 //   reference to it.
 // - `SnapshotCell`: one atomic pointer to the current snapshot. The writer (under the chain's
@@ -36,7 +36,7 @@ final class ConcurrentRegistration: Registration, ListedRegistration, @unchecked
     // Sound: `serial`, `identity`, `zeroing` and `weakTarget` are written in `init` only (a weak
     // load, and `swift_tryRetain` through the zeroing hold, are safe while the target dies on
     // another thread); `removed`, `inFlight` and `drained` are atomics; every other stored
-    // property (`strongTarget`, `asyncCalls`, `asyncWaiters`, and `responses`, `order`,
+    // property (`strongTarget`, and `responses`, `order`,
     // `isUnlisted` of `Registration`) is read and written only under the owning chain's mutex
     // (see the notes above).
 
@@ -63,23 +63,6 @@ final class ConcurrentRegistration: Registration, ListedRegistration, @unchecked
 
     /// Set once a remover saw, after the registration was removed, that no call of it runs.
     let drained = Atomic<Bool>(false)
-
-    /// The calls of `async` requirements committed to this registration and not ended yet
-    /// (``AsyncRequirement``). Under the chain's mutex.
-    var asyncCalls = 0
-
-    /// Removals awaiting the end of those calls (``ConcurrentDelegateChain/removeAwaitingCalls(_:isolation:)``):
-    /// each resumes once `asyncCalls` is at most its `allowed` (its own call, for a listener
-    /// removing itself). Under the chain's mutex.
-    var asyncWaiters: [(allowed: Int, continuation: CheckedContinuation<Void, Never>)] = []
-
-    /// Takes the waiters that `asyncCalls` now lets go. Under the chain's mutex.
-    func takeAsyncWaiters() -> [CheckedContinuation<Void, Never>] {
-        guard !asyncWaiters.isEmpty else { return [] }
-        let ready = asyncWaiters.filter { asyncCalls <= $0.allowed }.map(\.continuation)
-        asyncWaiters.removeAll { asyncCalls <= $0.allowed }
-        return ready
-    }
 
     /// The strong reference that keeps a `.strong` target alive. Guarded by the chain's mutex.
     var strongTarget: AnyObject?

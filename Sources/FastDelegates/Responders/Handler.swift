@@ -193,4 +193,13 @@ struct ForwardedRequirements<Input, Output> {
     let stillImplements: (AnyObject, AnyObject) -> Bool
     /// Takes the listener's (second) handler out of the target (first): it declined.
     let dropDeclined: (AnyObject, AnyObject) -> Void
+    /// Commits a call of the listener (second) in the target (first) if it still implements the
+    /// message there, in one step with the target's removals; nil if it does not.
+    let commit: (AnyObject, AnyObject) -> ForwardedCommitment?
+}
+
+/// A call of an `async` requirement committed in the chain it was reached through: how to end it.
+struct ForwardedCommitment {
+    /// Ends the call in that chain; nil when nothing needs ending (a single-thread chain).
+    let end: (() -> Void)?
 }

@@ -171,6 +171,11 @@ extension ForwardedRequirements {
         ForwardedRequirements(
             walk: { target, input, body in chainOf(target).forEachAnswer(toRequirement: message, input, body) },
             stillImplements: { target, listener in chainOf(target).stillImplements(message, listener) },
-            dropDeclined: { target, listener in chainOf(target).dropAsyncDeclined(message, of: listener) })
+            dropDeclined: { target, listener in chainOf(target).dropAsyncDeclined(message, of: listener) },
+            commit: { target, listener in
+                let chain = chainOf(target)
+                guard let commitment = chain.commitCall(of: message, to: listener) else { return nil }
+                return ForwardedCommitment(end: { chain.endCall(commitment) })
+            })
     }
 }

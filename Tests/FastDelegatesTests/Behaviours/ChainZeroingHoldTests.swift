@@ -44,6 +44,30 @@ struct ChainZeroingHoldTests {
         #expect(log.events == ["t.didScroll(1)", "t.deinit"])
     }
 
+    /// The exact contract of *Choosing a dispatch mode*: targets that die together stay held
+    /// (their allocations, by the zeroing hold) until the chain next sweeps, however many more
+    /// than the live targets (or 16) they are, and one send that meets them gives them back.
+    @Test(arguments: ChainKind.allCases)
+    func deadTargetsAreHeldUntilTheNextSweepAndOneSendReclaimsThem(kind: ChainKind) {
+        let (chain, log, survivor) = kind.make(probe: "survivor")
+        let doomedCount = 500
+        weak var lastDoomed: Zeroed?
+        do {
+            var doomed: [Zeroed] = []
+            for index in 0..<doomedCount { doomed.append(Zeroed("d\(index)", log: log)) }
+            for target in doomed { chain.add(target) }
+            lastDoomed = doomed.last
+        }
+        #expect(lastDoomed == nil)
+        #expect(chain.count == 1)
+        // No send and no add since the deaths: every dead allocation is still held.
+        #expect(chain.registrationCount == doomedCount + 1)
+        chain.send(Scroll.didScroll, 1)
+        #expect(chain.registrationCount == 1)
+        #expect(chain.invariantViolation == 0)
+        withExtendedLifetime(survivor) {}
+    }
+
     @Test(arguments: ChainKind.allCases, [false, true])
     func aDeadTargetIsNeverReportedAndIsReclaimed(kind: ChainKind, weakPath: Bool) {
         let (chain, log, survivor) = kind.make(probe: "survivor")
