@@ -71,8 +71,9 @@ import Testing
             for (a, b) in zip(round, round.dropFirst()) { followed.insert([a, b]) }
         }
         #expect(followed.count == count * (count - 1))
-        #expect(RoundOrder(seed: 1).next(1) == [0])
-        #expect(RoundOrder(seed: 1).next(0).isEmpty)
+        var small = RoundOrder(seed: 1)
+        #expect(small.next(1) == [0])
+        #expect(small.next(0).isEmpty)
     }
 
     /// Through the harness: every sample of every runner is kept once, whatever the retakes, and
