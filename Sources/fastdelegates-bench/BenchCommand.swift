@@ -117,6 +117,13 @@ struct FastDelegatesBench: ParsableCommand {
             }
         }
         Progress.finish()
+        let discarded = measurements.reduce(0) { $0 + $1.discarded }
+        let interrupted = measurements.reduce(0) { $0 + $1.interruptedKept }
+        if discarded > 0 {
+            Progress.note(
+                "\(discarded) samples taken again (the harness thread was preempted during them)"
+                    + (interrupted > 0 ? "; \(interrupted) kept preempted after \(settings.retakes) retakes" : ""))
+        }
         measurements.sort { order(of: $0).lexicographicallyPrecedes(order(of: $1)) }
 
         let rows = ResultRow.rows(measurements)

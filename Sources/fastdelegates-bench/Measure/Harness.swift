@@ -10,8 +10,11 @@ struct HarnessSettings {
     var allocationDispatches: Int
     /// Whether allocation counting works (see ``AllocationCounter/selfTest()``).
     var countAllocations: Bool
-    /// Seed of the dispatched values and of the round-robin starting order.
+    /// Seed of the dispatched values and of the order of the samples in each round.
     var seed: UInt64
+    /// How many times a sample during which the harness thread was preempted is taken again
+    /// (see ``SampleTaking``).
+    var retakes = 20
 
     static func normal(seed: UInt64, countAllocations: Bool) -> HarnessSettings {
         HarnessSettings(
@@ -38,6 +41,11 @@ struct Measurement {
     let expectedChecksum: Int
     /// Dispatches per timed sample, as calibrated.
     let batch: Int
+    /// Timed batches thrown away because the harness thread was preempted while they ran (each
+    /// was taken again).
+    var discarded = 0
+    /// Samples kept although every attempt at them was interrupted (the fastest attempt).
+    var interruptedKept = 0
 
     var median: Double { percentile(0.5) }
     var p90: Double { percentile(0.9) }
@@ -52,7 +60,9 @@ struct Measurement {
 }
 
 /// Runs every variant of one scenario and target count, interleaved: each round times one
-/// sample of every runner, in an order rotated each round, so machine noise hits all alike.
+/// sample of every runner, in a fresh seeded order each round (``RoundOrder``), so machine noise
+/// hits all alike; a sample during which the thread was preempted is taken again
+/// (``SampleTaking``).
 struct Harness {
     let settings: HarnessSettings
 
@@ -75,14 +85,22 @@ struct Harness {
         }
 
         /// Runs `count` dispatches and returns the elapsed nanoseconds.
-        func timed(_ count: Int) -> UInt64 {
+        func timed(_ count: Int) -> UInt64 { sample(count).nanoseconds }
+
+        /// Runs `count` dispatches: the elapsed nanoseconds, and whether the thread was preempted
+        /// meanwhile (read outside the timed interval).
+        func sample(_ count: Int) -> Sample {
             let base = firstValue &+ cursor
             let clock = runner.timesThreadCPU ? threadCPUNanoseconds : monotonicNanoseconds
+            let before = ThreadSchedule.now()
             let start = clock()
             runner.run(count, base: base)
             let elapsed = clock() &- start
+            let after = ThreadSchedule.now()
             account(count, base: base)
-            return elapsed
+            // A runner timed on its thread's CPU time does not count the time it was preempted.
+            return Sample(
+                nanoseconds: elapsed, interrupted: !runner.timesThreadCPU && before.wasInterrupted(before: after))
         }
 
         func account(_ count: Int, base: Int) {
@@ -131,16 +149,25 @@ struct Harness {
             entry.batch = batch
         }
 
+        // A sample during which the thread was preempted is taken again: on a
+        // loaded machine a preemption adds a whole time slice to one sample, and preemptions in
+        // step with the rounds would move one variant's median (SampleTaking).
         var samples = Array(repeating: [Double](), count: contestants.count)
-        let rotation = Int(random.next() % UInt64(contestants.count))
+        var discarded = Array(repeating: 0, count: contestants.count)
+        var interruptedKept = Array(repeating: 0, count: contestants.count)
+        let taking = SampleTaking(retakes: settings.retakes)
+        var order = RoundOrder(seed: random.next())
         for round in 0..<(settings.warmupSamples + settings.samples) {
-            for k in 0..<contestants.count {
-                let index = (k + round + rotation) % contestants.count
+            for index in order.next(contestants.count) {
                 let entry = contestants[index]
-                let elapsed = entry.timed(entry.batch)
-                if round >= settings.warmupSamples {
-                    samples[index].append(Double(elapsed) / Double(entry.batch))
+                guard round >= settings.warmupSamples else {
+                    _ = entry.timed(entry.batch)
+                    continue
                 }
+                let (sample, thrown) = taking.take { entry.sample(entry.batch) }
+                samples[index].append(Double(sample.nanoseconds) / Double(entry.batch))
+                discarded[index] += thrown
+                if sample.interrupted { interruptedKept[index] += 1 }
             }
         }
 
@@ -161,7 +188,7 @@ struct Harness {
                 expectedChecksum: entry.scenario.expectedChecksum(
                     targets: targets, breaking: entry.variant.breaking,
                     dispatches: entry.dispatches, valueSum: entry.valueSum),
-                batch: entry.batch)
+                batch: entry.batch, discarded: discarded[index], interruptedKept: interruptedKept[index])
         }
     }
 }

@@ -28,7 +28,9 @@ struct RunInfo {
                 "settings",
                 "\(mode); \(settings.samples) timed samples of about "
                     + "\(readable(settings.sampleNanoseconds / 1_000_000)) ms per variant after "
-                    + "\(settings.warmupSamples) warm-up, interleaved round-robin; seed \(settings.seed); "
+                    + "\(settings.warmupSamples) warm-up, interleaved in a fresh seeded order each round; "
+                    + "a sample during which the harness thread was preempted taken again (up to \(settings.retakes) times); "
+                    + "seed \(settings.seed); "
                     + (settings.countAllocations ? "allocations counted" : "allocations not counted")
             ),
         ])
@@ -36,7 +38,18 @@ struct RunInfo {
 
     static func machine() -> String {
         let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
-        let model = field("model name", in: cpuinfo, separator: ":") ?? "unknown CPU"
+        var model = field("model name", in: cpuinfo, separator: ":") ?? "unknown CPU"
+        // A virtual machine's CPU may be named by its brand alone ("AMD EPYC"): the family, model
+        // and stepping name its generation (family 25 model 1: Zen 3), whose timings differ.
+        if let family = field("cpu family", in: cpuinfo, separator: ":"),
+            let number = field("model", in: cpuinfo, separator: ":"),
+            let stepping = field("stepping", in: cpuinfo, separator: ":")
+        {
+            model += " (family \(family), model \(number), stepping \(stepping))"
+        }
+        if let flags = field("flags", in: cpuinfo, separator: ":"), flags.split(separator: " ").contains("hypervisor") {
+            model += " under a hypervisor"
+        }
         let cores = ProcessInfo.processInfo.activeProcessorCount
         let memory = Double(ProcessInfo.processInfo.physicalMemory) / Double(1 << 30)
         return "\(model), \(cores) logical core\(cores == 1 ? "" : "s"), \(fixed(memory, 1)) GiB memory"
