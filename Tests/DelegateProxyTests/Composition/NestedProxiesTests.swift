@@ -43,6 +43,21 @@ import Testing
         func scrollViewDidScroll(_ scrollView: ScrollView) { log.events.append("scroll-only scroll") }
     }
 
+    /// Refreshes, and implements nothing else.
+    final class Refresher: RefreshDelegate {
+        let name: String
+        let log: Log
+        init(_ name: String, log: Log) {
+            self.name = name
+            self.log = log
+        }
+        func refresh() async {
+            log.events.append("\(name) refresh start")
+            await Task.yield()
+            log.events.append("\(name) refresh end")
+        }
+    }
+
     /// Answers the row count alone.
     final class Counter: RefreshDelegate {
         let rows: Int
@@ -109,7 +124,7 @@ import Testing
         let inner = RefreshDelegateProxy()
         let deepest = Listener("deepest", log: log, rows: 11, title: "deep")
         inner.add(deepest)
-        let middleListener = Listener("middle", log: log)
+        let middleListener = Refresher("middle", log: log)
         let last = Listener("last", log: log, rows: 2)
         middle.add(inner)
         middle.add(middleListener)
@@ -124,8 +139,8 @@ import Testing
                 "last refresh start", "last refresh end",
             ])
         inner.remove(deepest)
-        // The middle listener implements the row count (it answers -1) and has no title.
-        #expect(outer.rowCount(in: view) == -1)
+        // Nobody inside answers the row count now: the last listener does.
+        #expect(outer.rowCount(in: view) == 2)
         #expect(outer.title(for: view) == nil)
         #expect(outer.chain.responds(to: RefreshDelegateMessages.rowCountIn))
     }
@@ -143,6 +158,9 @@ import Testing
         control.scroll(to: 3)
         app.scrollViewDidScroll(view)
         #expect(log.events == ["library scroll", "library scroll", "app scroll"])
+        control.listeners.remove(library)
+        // The library's proxy has no listener left: the app's own listener answers.
+        #expect(app.rowCount(in: view) == 1)
         #expect(app.remove(control.listeners))
         #expect(app.rowCount(in: view) == 1)
     }
@@ -162,11 +180,18 @@ import Testing
         #expect(outer.scrollViewShouldBeginEditing())
         inner.add(no)
         #expect(!outer.scrollViewShouldBeginEditing())
-        // The default of a requirement nobody implements, through two empty proxies.
+        // An empty inner proxy passes a query on to the listener behind it.
+        final class Zoomer: FeedScrollDelegate {
+            func viewForZooming() -> String? { "zoomed" }
+            func scrollViewShouldScrollToTop() -> Bool { false }
+        }
         let empty = FeedScrollDelegateProxy()
-        empty.add(FeedScrollDelegateProxy())
-        #expect(empty.scrollViewShouldScrollToTop())
-        #expect(empty.viewForZooming() == nil)
+        let emptyInside = FeedScrollDelegateProxy()
+        let zoomer = Zoomer()
+        empty.add(emptyInside)
+        empty.add(zoomer)
+        #expect(empty.viewForZooming() == "zoomed")
+        #expect(!empty.scrollViewShouldScrollToTop())
     }
 
     @Test func aProxyCannotListenToItselfThroughOthers() async {
