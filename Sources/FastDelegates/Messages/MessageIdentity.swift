@@ -1,7 +1,7 @@
 import CDispatchTable
 
 /// Where a message is declared in source: part of its identity (see `Message`).
-struct MessageSite: Equatable, CustomStringConvertible {
+struct MessageSite: CustomStringConvertible {
     let fileID: String
     let line: UInt
     let column: UInt
