@@ -22,6 +22,7 @@ struct CapacityLimitTests {
 
     /// Ids stop at the record limit: a new name past it is refused, and nothing changes.
     @Test func theInternerRefusesARecordPastItsLimit() {
+        #expect(intern("capacity.record.first") == CDT_INTERN_OK) // a count of 0 would disarm the cap
         let count = cdt_intern_count()
         let status = capped(at: count) { intern("capacity.record.\(count)") }
         #expect(status == CDT_INTERN_NO_MEMORY)
