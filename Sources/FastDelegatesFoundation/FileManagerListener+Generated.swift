@@ -246,7 +246,7 @@ public final class FileManagerListenerProxy: NSObject, FileManagerListener, Fast
         if listener === self {
             return FastDelegates.ConcurrentDelegateToken()
         }
-        return chain.add(_responders.shared(listener.fileManagerListenerResponder), retention: retention)
+        return chain.add(_responders.shared(listener.fileManagerListenerResponder), nesting: (listener as? any FastDelegates.ConcurrentDelegateForwarding)?.forwardingChain, retention: retention)
     }
 
     /// Removes `listener`; it receives nothing more, even from a send already running.
@@ -491,7 +491,7 @@ extension FileManagerListener where Self: FastDelegates.ConcurrentDelegateForwar
             return FastDelegates.ConcurrentDelegateToken()
         }
         let responder = self.forwardingResponders.shared(listener.fileManagerListenerResponder)
-        return self.forwardingChain.add(responder, retention: retention)
+        return self.forwardingChain.add(responder, nesting: (listener as? any FastDelegates.ConcurrentDelegateForwarding)?.forwardingChain, retention: retention)
     }
 
     /// Removes `listener`; it receives nothing more, even from a send already running.

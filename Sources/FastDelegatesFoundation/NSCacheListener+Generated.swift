@@ -97,7 +97,7 @@ public final class NSCacheListenerProxy: NSObject, NSCacheListener, FastDelegate
         if listener === self {
             return FastDelegates.ConcurrentDelegateToken()
         }
-        return chain.add(_responders.shared(listener.nsCacheListenerResponder), retention: retention)
+        return chain.add(_responders.shared(listener.nsCacheListenerResponder), nesting: (listener as? any FastDelegates.ConcurrentDelegateForwarding)?.forwardingChain, retention: retention)
     }
 
     /// Removes `listener`; it receives nothing more, even from a send already running.
@@ -146,7 +146,7 @@ extension NSCacheListener where Self: FastDelegates.ConcurrentDelegateForwarding
             return FastDelegates.ConcurrentDelegateToken()
         }
         let responder = self.forwardingResponders.shared(listener.nsCacheListenerResponder)
-        return self.forwardingChain.add(responder, retention: retention)
+        return self.forwardingChain.add(responder, nesting: (listener as? any FastDelegates.ConcurrentDelegateForwarding)?.forwardingChain, retention: retention)
     }
 
     /// Removes `listener`; it receives nothing more, even from a send already running.

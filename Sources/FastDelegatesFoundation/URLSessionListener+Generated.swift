@@ -284,7 +284,7 @@ public final class URLSessionListenerProxy: NSObject, URLSessionListener, FastDe
         if listener === self {
             return FastDelegates.ConcurrentDelegateToken()
         }
-        return chain.add(_responders.shared(listener.urlSessionListenerResponder), retention: retention)
+        return chain.add(_responders.shared(listener.urlSessionListenerResponder), nesting: (listener as? any FastDelegates.ConcurrentDelegateForwarding)?.forwardingChain, retention: retention)
     }
 
     /// Removes `listener`; it receives nothing more, even from a send already running.
@@ -543,7 +543,7 @@ extension URLSessionListener where Self: FastDelegates.ConcurrentDelegateForward
             return FastDelegates.ConcurrentDelegateToken()
         }
         let responder = self.forwardingResponders.shared(listener.urlSessionListenerResponder)
-        return self.forwardingChain.add(responder, retention: retention)
+        return self.forwardingChain.add(responder, nesting: (listener as? any FastDelegates.ConcurrentDelegateForwarding)?.forwardingChain, retention: retention)
     }
 
     /// Removes `listener`; it receives nothing more, even from a send already running.

@@ -22,11 +22,10 @@ extension ProxyGenerator {
     }
 
     /// `, nesting: (listener as? any FastDelegates.DelegateForwarding)?.forwardingChain`: the
-    /// argument of a `DelegateChain`'s `add` that flattens a listener that is itself a proxy
-    /// (its listeners answer in its place); empty where the chain may be a concurrent one.
+    /// argument of the chain's `add` that flattens a listener that is itself a proxy of the same
+    /// kind (its listeners answer in its place).
     var nestingArgument: String {
-        guard isPrepared, listenerConstraint.isEmpty else { return "" }
-        return ", nesting: (listener as? any \(forwardingProtocol))?.forwardingChain"
+        ", nesting: (listener as? any \(forwardingProtocol))?.forwardingChain"
     }
 
     /// The proxy's chain property: `chain`, or `forwardingChain` when a requirement is `chain()`

@@ -39,15 +39,23 @@ extension ConcurrentDelegateChain: RequirementDispatching {
     func forEachAnswerChecking<Input, Output>(
         toRequirement message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool
     ) -> Bool {
-        let seenAfter = observed.load(ordering: .relaxed) ? notifyObservers(message, input) : false
+        let seenAfter = observing.load(ordering: .relaxed) ? notifyObservers(message, input) : false
         var answer: Output?
         var stopped = false
         var declined: [AnyObject] = []
         var verifiedSome = false
+        func handle(_ output: Output) -> Bool {
+            if seenAfter, answer == nil { answer = output }
+            stopped = body(output)
+            return stopped
+        }
         dispatch(message) { target, handler in
             let output: Output
             switch handler.status {
             case .verified:
+                if let forwarding = handler.forwarding {
+                    return forwarding.walkRequirement(target, message.id, input, handle)
+                }
                 output = handler.body(target, input)
             case .declined:
                 return false
@@ -61,9 +69,7 @@ extension ConcurrentDelegateChain: RequirementDispatching {
                 verifiedSome = true
                 output = asked
             }
-            if seenAfter, answer == nil { answer = output }
-            stopped = body(output)
-            return stopped
+            return handle(output)
         }
         if seenAfter { notifyObserversAfterResponders(message, Invocation(input: input, answer: answer)) }
         if !declined.isEmpty {

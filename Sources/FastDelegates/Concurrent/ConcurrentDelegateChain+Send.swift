@@ -38,6 +38,7 @@ extension ConcurrentDelegateChain {
     /// - Complexity: O(1) expected, plus a skip past each dead or removed target.
     @inlinable
     public func responds<Input, Output>(to message: Message<Input, Output>) -> Bool {
+        if forwards.load(ordering: .relaxed) { return respondsForwarding(to: message) }
         let dispatch = enterConcurrentDispatch(readSide, cell: cell)
         let found = cell.load()._withUnsafeGuaranteedRef { $0.hasLiveResponder(of: message.id) }
         leaveConcurrentDispatch(readSide, dispatch, cell: cell)
@@ -98,22 +99,38 @@ extension ConcurrentDelegateChain: MessageDispatching {
         return stopped
     }
 
-    /// A send while something observes the chain: the streams that see it before the
-    /// responders, the walk (outside the observers' lock), then those that see it after.
+    /// A send while something observes the chain or it holds a nested proxy: the streams that
+    /// see it before the responders, the walk (outside the observers' lock, a nested proxy's
+    /// listeners answering in its place), then the streams that see it after.
     @inlinable @inline(never)
     func forEachAnswerObserved<Input, Output>(
         to message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool
     ) -> Bool {
-        let seenAfter = notifyObservers(message, input)
+        let seenAfter = observing.load(ordering: .relaxed) ? notifyObservers(message, input) : false
         var stopped = false
         var answer: Output?
-        dispatch(message) { target, handler in
-            let output = handler.body(target, input)
+        func handle(_ output: Output) -> Bool {
             if seenAfter, answer == nil { answer = output }
             stopped = body(output)
             return stopped
         }
+        dispatch(message) { target, handler in
+            if let forwarding = handler.forwarding { return forwarding.walk(target, input, handle) }
+            return handle(handler.body(target, input))
+        }
         if seenAfter { notifyObserversAfterResponders(message, Invocation(input: input, answer: answer)) }
         return stopped
+    }
+
+    /// ``responds(to:)`` on a chain that holds a nested proxy: such a responder responds while
+    /// one of its own listeners does.
+    @inlinable @inline(never)
+    func respondsForwarding<Input, Output>(to message: Message<Input, Output>) -> Bool {
+        var found = false
+        dispatch(message) { (target, handler: Handler<Input, Output>) in
+            found = handler.forwarding?.responds(target) ?? true
+            return found
+        }
+        return found
     }
 }

@@ -100,10 +100,20 @@ public final class ConcurrentDelegateChain: Sendable, SendableDelegateRegisterin
     /// How tokens find this chain without keeping it alive.
     private let link = ChainLink()
 
-    /// Whether some stream observes this chain's sends: a send nobody observes pays one relaxed
-    /// load for observation. Written under `observers`' lock.
+    /// Whether a send takes the slow path: some stream observes this chain's sends, or it holds a
+    /// nested proxy's handlers (``add(_:nesting:retention:)``). Any other send pays one relaxed
+    /// load for both. Written under `observers`' lock.
     @usableFromInline
     let observed = Atomic<Bool>(false)
+
+    /// Whether some stream observes this chain's sends. Written under `observers`' lock.
+    @usableFromInline
+    let observing = Atomic<Bool>(false)
+
+    /// Whether some registration ever held a nested proxy's handlers, which the slow path walks
+    /// in their target's place. Set once, under `observers`' lock.
+    @usableFromInline
+    let forwards = Atomic<Bool>(false)
 
     /// The streams observing this chain's sends (nil while none does), under their own lock:
     /// sends on any thread notify them, streams end on any thread.
@@ -374,6 +384,7 @@ public final class ConcurrentDelegateChain: Sendable, SendableDelegateRegisterin
         observers.withLock { observers -> AsyncStream<Element> in
             let stream = ObserverTable.stream(
                 of: message, timing: timing, in: &observers, bufferingPolicy: bufferingPolicy)
+            observing.store(true, ordering: .relaxed)
             observed.store(true, ordering: .relaxed)
             return stream
         }
@@ -388,10 +399,11 @@ public final class ConcurrentDelegateChain: Sendable, SendableDelegateRegisterin
         return observers.withLock { observers -> Bool in
             guard let existing = observers else { return false }
             existing.notify(message, input.value)
-            // Every stream ended: sends stop paying for observation.
+            // Every stream ended: sends stop paying for observation (not for nested proxies).
             if existing.isEmpty {
                 observers = nil
-                observed.store(false, ordering: .relaxed)
+                observing.store(false, ordering: .relaxed)
+                observed.store(forwards.load(ordering: .relaxed), ordering: .relaxed)
             }
             return existing.afterResponders[message.id] != nil
         }
@@ -465,6 +477,13 @@ public final class ConcurrentDelegateChain: Sendable, SendableDelegateRegisterin
     private func register(
         _ target: any AnyObject & Sendable, retention: Retention, handlers: [UInt32: AnyHandler], at index: Int?
     ) -> ConcurrentDelegateToken {
+        if !forwards.load(ordering: .relaxed), handlers.values.contains(where: \.forwards) {
+            // Before the snapshot that holds them: see `Handler.init(forwarding:calledDirectly:)`.
+            observers.withLock { _ in
+                forwards.store(true, ordering: .relaxed)
+                observed.store(true, ordering: .relaxed)
+            }
+        }
         let request = Unchecked((target, handlers))
         let (serial, garbage) = locked { state -> (UInt64, Garbage) in
             let (target, handlers) = request.value

@@ -113,7 +113,11 @@ final class ConcurrentSnapshot: @unchecked Sendable {
             for (message, handler) in registration.responses {
                 // Read once: a handler leaves `.verified` only when an `async` call finds its
                 // listener declining, and `dropDeclined` then publishes a snapshot without it.
-                if handler.status != .verified && !unverified.contains(message) { unverified.append(message) }
+                // A nested proxy's handler counts as unverified: requirement sends take the
+                // checking walk, which walks its proxy's listeners in its place.
+                if (handler.status != .verified || handler.forwards) && !unverified.contains(message) {
+                    unverified.append(message)
+                }
                 owners.append(handler)
                 pairs.append(
                     ConcurrentEntry(
@@ -174,7 +178,7 @@ final class ConcurrentSnapshot: @unchecked Sendable {
     func isVerifiedSinceBuilt(_ message: UInt32) -> Bool {
         !isVerified(message)
             && entries[responders(of: message)].allSatisfy {
-                $0.handler._withUnsafeGuaranteedRef { $0.status == .verified }
+                $0.handler._withUnsafeGuaranteedRef { $0.status == .verified && !$0.forwards }
             }
     }
 

@@ -10,7 +10,9 @@ struct Unchecked<Value>: @unchecked Sendable {
     // invocation, handed only to streams of its message id, made where `Input` is `Sendable`
     // (`invocations(of:)`); a nonisolated `async` requirement's call and listener, handed by a
     // send that runs on no actor to a function that runs on none, and its answer back
-    // (`AsyncCall.call`). A message id stands for one declaration (`Message`'s identity): one
+    // (`AsyncCall.call`); the nested proxies a concurrent chain forwards a requirement to
+    // (`forwarders(of:)`), `Sendable` targets with the immutable forwarding of their handlers,
+    // which walk a `ConcurrentDelegateChain`, itself `Sendable`. A message id stands for one declaration (`Message`'s identity): one
     // place, one name, the same runtime types, so one static `Input` and `Output`, `Sendable`
     // alike. (One generic place made for two types that differ only by `Sendable` is the
     // exception `Message` documents.) Targets no longer need it: every target of a concurrent

@@ -397,45 +397,97 @@ extension ConcurrentDelegateChain: AsyncRequirementChain {
 
     func stillImplements<Input, Output>(_ message: Message<Input, Output>, _ target: AnyObject) -> Bool {
         let request = Unchecked(target)
-        return locked { state in Self.implementingRegistration(of: message.id, request.value, in: &state) != nil }
+        if locked({ state in Self.implementingRegistration(of: message.id, request.value, in: &state) != nil }) {
+            return true
+        }
+        return forwarders(of: message).contains { inner, requirements in requirements.stillImplements(inner, target) }
     }
 
     /// Counts the call in the chain's ledger of committed calls, under the chain's mutex where
-    /// removals unregister: ``removeAwaitingCalls(_:isolation:)`` waits for it.
-    func commitCall<Input, Output>(of message: Message<Input, Output>, to target: AnyObject) -> UInt64? {
+    /// removals unregister: ``removeAwaitingCalls(_:isolation:)`` waits for it. A call reached
+    /// through a nested proxy is committed in that proxy's chain, in the same way.
+    func commitCall<Input, Output>(of message: Message<Input, Output>, to target: AnyObject) -> ConcurrentCommitment? {
         let request = Unchecked(target)
         let task = currentTaskIdentity()
-        return locked { state -> UInt64? in
+        let own = locked { state -> UInt64? in
             guard Self.implementingRegistration(of: message.id, request.value, in: &state) != nil else { return nil }
             return state.asyncCalls.commit(ObjectIdentifier(request.value), task: task)
         }
+        if let own { return .own(own) }
+        for (inner, requirements) in forwarders(of: message) {
+            if let forwarded = requirements.commit(inner, target) { return .forwarded(forwarded) }
+        }
+        return nil
     }
 
     /// `target`'s registration, if it is live in the chain with a handler of `message` not known to
-    /// decline. Under the chain's mutex.
+    /// decline (and not a nested proxy's). Under the chain's mutex.
     private static func implementingRegistration(of message: UInt32, _ target: AnyObject, in state: inout State)
         -> ConcurrentRegistration?
     {
         guard let registration = state.list.lookup(target).live, let handler = registration.responses[message],
-            handler.status != .declined
+            handler.status != .declined, !handler.forwards
         else { return nil }
         return registration
     }
 
-    func endCall(_ commitment: UInt64) {
-        let waiters = locked { state in state.asyncCalls.end(commitment) }
-        for waiter in waiters { waiter.resume() }
+    func endCall(_ commitment: ConcurrentCommitment) {
+        switch commitment {
+        case .own(let serial):
+            let waiters = locked { state in state.asyncCalls.end(serial) }
+            for waiter in waiters { waiter.resume() }
+        case .forwarded(let forwarded):
+            forwarded.end?()
+        }
     }
 
     func dropAsyncDeclined<Input, Output>(_ message: Message<Input, Output>, of target: AnyObject) {
         let request = Unchecked(target)
         let marked = locked { state -> Bool in
-            guard let handler = state.list.lookup(request.value).live?.responses[message.id] else { return false }
+            guard let handler = state.list.lookup(request.value).live?.responses[message.id], !handler.forwards
+            else { return false }
             handler.status = .declined
             return true
         }
-        if marked { dropDeclined(message.id, of: [target]) }
+        if marked {
+            dropDeclined(message.id, of: [target])
+            return
+        }
+        for (inner, requirements) in forwarders(of: message) where requirements.stillImplements(inner, target) {
+            requirements.dropDeclined(inner, target)
+            return
+        }
     }
+
+    /// The live targets that `message` is forwarded to (nested proxies), in order, with how they
+    /// take requirements; read under the mutex, walked outside it (each takes its own).
+    private func forwarders<Input, Output>(
+        of message: Message<Input, Output>
+    ) -> [(AnyObject, ForwardedRequirements<Input, Output>)] {
+        guard forwards.load(ordering: .relaxed) else { return [] }
+        let found = locked { state in
+            Unchecked(
+                state.list.entries.compactMap { registration -> (AnyObject, ForwardedRequirements<Input, Output>)? in
+                    // The target is loaded last: a reference loaded and dropped here could run a
+                    // deinit under the mutex.
+                    guard !registration.isUnlisted,
+                        let handler = registration.responses[message.id] as? Handler<Input, Output>,
+                        let requirements = handler.forwarding?.requirements, let target = registration.target
+                    else { return nil }
+                    return (target, requirements)
+                })
+        }
+        return found.value
+    }
+}
+
+/// A call of an `async` requirement committed by a ``ConcurrentDelegateChain``: in its own
+/// ledger, or in the chain of the nested proxy it was reached through.
+enum ConcurrentCommitment {
+    /// Counted in the chain's own ledger under this serial.
+    case own(UInt64)
+    /// Counted in a nested proxy's chain.
+    case forwarded(ForwardedCommitment)
 }
 
 /// The combinations through which a proxy sends a synchronous throwing requirement of a

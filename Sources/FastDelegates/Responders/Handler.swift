@@ -35,8 +35,15 @@ class AnyHandler {
         preconditionFailure("FastDelegates: AnyHandler is abstract")
     }
 
-    /// The chain this handler walks in its target's place, for a nested proxy's handler.
-    var nestedChain: DelegateChain? { nil }
+    /// ``nested(_:in:)-(_,DelegateChain)`` for a proxy over a ``ConcurrentDelegateChain``
+    /// (``ConcurrentDelegateChain/add(_:nesting:retention:)``).
+    func nested(_ message: UInt32, in chain: ConcurrentDelegateChain) -> AnyHandler {
+        preconditionFailure("FastDelegates: AnyHandler is abstract")
+    }
+
+    /// The chain this handler walks in its target's place, for a nested proxy's handler: a
+    /// ``DelegateChain`` or a ``ConcurrentDelegateChain``.
+    var nestedChain: (any NestingChain)? { nil }
 }
 
 /// One handler of a `Message<Input, Output>`, taking its target type-erased. Immutable.
@@ -69,20 +76,34 @@ final class Handler<Input, Output>: AnyHandler {
     init(forwarding: Forwarding<Input, Output>) {
         self.forwarding = forwarding
         body = { _, _ in
-            // Unreachable: only a DelegateChain holds a forwarding handler (its `Responses` go to
-            // the single-thread dispatchers, all built on DelegateChain), and a chain that holds
-            // one walks `forwarding` instead (`DelegateChain.hasForwarders`).
+            // Unreachable: `Responses.forwarding` goes to the single-thread dispatchers, all built
+            // on DelegateChain, and a chain that holds one walks `forwarding` instead
+            // (`DelegateChain.hasForwarders`).
             preconditionFailure("FastDelegates: a forwarding handler was called outside its chain's walk")
         }
         super.init()
     }
 
+    /// A handler that forwards to its target and, called directly, calls `body`: a nested
+    /// proxy's handler, whose `body` is the proxy's own method (it answers its default when none
+    /// of its listeners does). A concurrent chain's send that read the chain's forwarding flag
+    /// before the first such handler was added, and its snapshot after, calls `body`.
+    init(forwarding: Forwarding<Input, Output>, calledDirectly body: @escaping (AnyObject, Input) -> Output) {
+        self.forwarding = forwarding
+        self.body = body
+        super.init()
+    }
+
     override var forwards: Bool { forwarding != nil }
 
-    override var nestedChain: DelegateChain? { forwarding?.nestedChain }
+    override var nestedChain: (any NestingChain)? { forwarding?.nestedChain }
 
     override func nested(_ message: UInt32, in chain: DelegateChain) -> AnyHandler {
-        Handler(forwarding: .nested(Message(interned: message), in: chain))
+        Handler(forwarding: .nested(Message(interned: message), in: chain), calledDirectly: body)
+    }
+
+    override func nested(_ message: UInt32, in chain: ConcurrentDelegateChain) -> AnyHandler {
+        Handler(forwarding: .nested(Message(interned: message), in: chain), calledDirectly: body)
     }
 }
 
@@ -163,7 +184,7 @@ struct Forwarding<Input, Output> {
     @usableFromInline
     let requirements: ForwardedRequirements<Input, Output>?
     /// The chain walked, for a nested proxy's handler (``DelegateChain/add(_:nesting:retention:)``).
-    var nestedChain: DelegateChain? = nil
+    var nestedChain: (any NestingChain)? = nil
 
     /// The walk of a requirement's send through the target: its requirement walk, which asks
     /// the listeners that may decline (see ``RequirementDispatching``).

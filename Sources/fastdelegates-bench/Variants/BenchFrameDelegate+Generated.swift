@@ -83,7 +83,7 @@ final class BenchFrameDelegateProxy: BenchFrameDelegate, FastDelegates.Concurren
         if listener === self {
             return FastDelegates.ConcurrentDelegateToken()
         }
-        return chain.add(_responders.shared(listener.benchFrameDelegateSendableResponder), retention: retention)
+        return chain.add(_responders.shared(listener.benchFrameDelegateSendableResponder), nesting: (listener as? any FastDelegates.ConcurrentDelegateForwarding)?.forwardingChain, retention: retention)
     }
 
     /// Removes `listener`; it receives nothing more, even from a send already running.

@@ -1,0 +1,285 @@
+#if Macros
+import Dispatch
+import FastDelegates
+import Synchronization
+import Testing
+
+/// A library's `Sendable` delegate protocol: its proxy runs over a `ConcurrentDelegateChain`.
+@DelegateProxy
+protocol SyncDelegate: AnyObject, Sendable {
+    func didSync(_ count: Int)
+    func title(for feed: String) -> String?
+    @DelegateDefault(-1) func pageSize(for feed: String) -> Int
+    /// The bytes reserved, plus one per listener that answers.
+    @DelegateCombining(.reduce(0) { total, bytes in total + bytes + 1 }) func reservedBytes() -> Int
+    func prepare(_ feed: String) async
+}
+
+/// A nonisolated protocol whose proxy is concurrent on request.
+@DelegateProxy(concurrent: true)
+protocol PingDelegate: AnyObject {
+    @DelegateDefault(-1) func ping(_ value: Int) -> Int
+}
+
+/// The events listeners record, from any thread.
+final class SyncLog: Sendable {
+    private let storage = Mutex<[String]>([])
+    func append(_ event: String) { storage.withLock { $0.append(event) } }
+    var events: [String] { storage.withLock { $0 } }
+}
+
+/// A `SyncDelegate` listener that implements what it is given answers for (and `didSync`,
+/// `prepare`).
+final class SyncListener: SyncDelegate {
+    let name: String
+    let log: SyncLog
+    let size: Int?
+    let heading: String?
+    let bytes: Int?
+    init(_ name: String, log: SyncLog, size: Int? = nil, title: String? = nil, bytes: Int? = nil) {
+        self.name = name
+        self.log = log
+        self.size = size
+        heading = title
+        self.bytes = bytes
+    }
+    func didSync(_ count: Int) { log.append("\(name) sync \(count)") }
+    func title(for feed: String) -> String? { heading }
+    func pageSize(for feed: String) -> Int { size ?? -1 }
+    func reservedBytes() -> Int { bytes ?? 0 }
+    func prepare(_ feed: String) async {
+        log.append("\(name) prepare start")
+        await Task.yield()
+        log.append("\(name) prepare end")
+    }
+}
+
+/// Listens to `didSync` only: implements no requirement with an answer.
+final class SyncWatcher: SyncDelegate {
+    let log: SyncLog
+    init(log: SyncLog) { self.log = log }
+    func didSync(_ count: Int) { log.append("watcher sync \(count)") }
+}
+
+/// Prepares, and implements nothing else.
+final class SyncPreparer: SyncDelegate {
+    let name: String
+    let log: SyncLog
+    init(_ name: String, log: SyncLog) {
+        self.name = name
+        self.log = log
+    }
+    func prepare(_ feed: String) async {
+        log.append("\(name) prepare start")
+        await Task.yield()
+        log.append("\(name) prepare end")
+    }
+}
+
+/// Answers the page size alone.
+final class PageSizer: SyncDelegate {
+    let size: Int
+    init(size: Int) { self.size = size }
+    func pageSize(for feed: String) -> Int { size }
+}
+
+/// Prepares, waiting at a gate the test opens.
+final class GatedPreparer: SyncDelegate {
+    let log: SyncLog
+    let gate = Mutex<CheckedContinuation<Void, Never>?>(nil)
+    init(log: SyncLog) { self.log = log }
+    func prepare(_ feed: String) async {
+        log.append("gated prepare start")
+        await withCheckedContinuation { continuation in gate.withLock { $0 = continuation } }
+        log.append("gated prepare end")
+    }
+    /// Whether the call waits at the gate.
+    var isWaiting: Bool { gate.withLock { $0 != nil } }
+    func open() { gate.withLock { $0.take() }?.resume() }
+}
+
+final class Ponger: PingDelegate, Sendable {
+    let offset: Int
+    init(offset: Int) { self.offset = offset }
+    func ping(_ value: Int) -> Int { value + offset }
+}
+
+/// A `Sendable` proxy added as a listener of another flattens as a `@MainActor` one does: its
+/// listeners answer in its place, at the time of the call, from any thread.
+@Suite("Nested concurrent proxies")
+struct NestedConcurrentProxiesTests {
+    @Test func anInnerProxyWithoutAnImplementerIsPassedBy() {
+        let log = SyncLog()
+        let outer = SyncDelegateProxy()
+        let inner = SyncDelegateProxy()
+        let watcher = SyncWatcher(log: log)
+        let next = SyncListener("next", log: log, size: 7, title: "eight")
+        inner.add(watcher)
+        outer.add(inner)
+        outer.add(next)
+        // Without nesting, the inner proxy answered its default (-1) and nil, and stopped the walk.
+        #expect(outer.pageSize(for: "feed") == 7)
+        #expect(outer.title(for: "feed") == "eight")
+        outer.didSync(3)
+        #expect(log.events == ["watcher sync 3", "next sync 3"])
+        #expect(outer.chain.responds(to: SyncDelegateMessages.pageSizeFor))
+        withExtendedLifetime((inner, watcher, next)) {}
+    }
+
+    @Test func anInnerProxyAnswersAsItsListenersDoAtTheTimeOfTheCall() {
+        let log = SyncLog()
+        let outer = SyncDelegateProxy()
+        let inner = SyncDelegateProxy()
+        let next = SyncListener("next", log: log, size: 7)
+        outer.add(inner)
+        outer.add(next)
+        #expect(outer.pageSize(for: "feed") == 7)
+        let sizer = PageSizer(size: 5)
+        inner.add(sizer)
+        #expect(outer.pageSize(for: "feed") == 5)
+        inner.remove(sizer)
+        #expect(outer.pageSize(for: "feed") == 7)
+        // With no listener anywhere, the outer proxy's default, and the outer chain does not respond.
+        let lonely = SyncDelegateProxy()
+        lonely.add(inner)
+        #expect(lonely.pageSize(for: "feed") == -1)
+        #expect(lonely.title(for: "feed") == nil)
+        #expect(!lonely.chain.responds(to: SyncDelegateMessages.pageSizeFor))
+        inner.add(sizer)
+        #expect(lonely.chain.responds(to: SyncDelegateMessages.pageSizeFor))
+        withExtendedLifetime((inner, next, sizer)) {}
+    }
+
+    @Test func aBreakingOuterProxyStopsAtTheFirstImplementerInside() {
+        let log = SyncLog()
+        let outer = SyncDelegateProxy(mode: .breaking)
+        let inner = SyncDelegateProxy()
+        let first = SyncListener("first", log: log)
+        let second = SyncListener("second", log: log)
+        outer.add(inner)
+        outer.add(second)
+        outer.didSync(1)
+        inner.add(first)
+        outer.didSync(2)
+        #expect(log.events == ["second sync 1", "first sync 2"])
+        withExtendedLifetime((inner, first, second)) {}
+    }
+
+    @Test func combinedAnswersCountEachInnerListener() {
+        let log = SyncLog()
+        let outer = SyncDelegateProxy()
+        let inner = SyncDelegateProxy()
+        let a = SyncListener("a", log: log, bytes: 10)
+        let b = SyncListener("b", log: log, bytes: 20)
+        let c = SyncListener("c", log: log, bytes: 300)
+        inner.add(a)
+        inner.add(b)
+        outer.add(inner)
+        outer.add(c)
+        // Each inner listener counts once (an inner proxy that answered for them would count once).
+        #expect(outer.reservedBytes() == 333)
+        withExtendedLifetime((inner, a, b, c)) {}
+    }
+
+    @Test func nestingFlattensThreeDeep() async {
+        let log = SyncLog()
+        let outer = SyncDelegateProxy()
+        let middle = SyncDelegateProxy()
+        let inner = SyncDelegateProxy()
+        let deepest = SyncListener("deepest", log: log, size: 11, title: "deep")
+        let middleListener = SyncPreparer("middle", log: log)
+        let last = SyncListener("last", log: log, size: 2)
+        inner.add(deepest)
+        middle.add(inner)
+        middle.add(middleListener)
+        outer.add(middle)
+        outer.add(last)
+        #expect(outer.pageSize(for: "feed") == 11)
+        #expect(outer.title(for: "feed") == "deep")
+        await outer.prepare("feed")
+        #expect(
+            log.events == [
+                "deepest prepare start", "deepest prepare end", "middle prepare start", "middle prepare end",
+                "last prepare start", "last prepare end",
+            ])
+        inner.remove(deepest)
+        #expect(outer.pageSize(for: "feed") == 2)
+        #expect(outer.title(for: "feed") == nil)
+        withExtendedLifetime((middle, inner, deepest, middleListener, last)) {}
+    }
+
+    /// An `async` call reached through the outer proxy is committed in the inner proxy's chain:
+    /// removing the listener there and awaiting its calls waits for it.
+    @Test func removeAwaitingCallsInTheInnerChainWaitsForACallReachedThroughTheOuter() async throws {
+        let log = SyncLog()
+        let outer = SyncDelegateProxy()
+        let inner = SyncDelegateProxy()
+        let gated = GatedPreparer(log: log)
+        inner.add(gated)
+        outer.add(inner)
+        let send = Task { await outer.prepare("feed") }
+        while !gated.isWaiting { await Task.yield() }
+        let removal = Task {
+            let removed = try await inner.chain.removeAwaitingCalls(gated)
+            log.append("removed \(removed)")
+        }
+        // Without the commitment in the inner chain the removal returns at once.
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(log.events == ["gated prepare start"])
+        gated.open()
+        await send.value
+        try await removal.value
+        #expect(log.events == ["gated prepare start", "gated prepare end", "removed true"])
+        withExtendedLifetime(inner) {}
+    }
+
+    /// Sends from several threads while another changes the inner proxy's listeners: every
+    /// answer is one a listener gives, never the default of an inner proxy standing in.
+    @Test func sendsFromManyThreadsSeeTheInnerListenersOfTheMoment() {
+        let log = SyncLog()
+        let outer = SyncDelegateProxy()
+        let inner = SyncDelegateProxy()
+        let sizer = PageSizer(size: 5)
+        let next = SyncListener("next", log: log, size: 7)
+        outer.add(inner)
+        outer.add(next)
+        let wrong = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: 4) { worker in
+            for round in 0..<2_000 {
+                if worker == 0 {
+                    if round.isMultiple(of: 2) { inner.add(sizer) } else { inner.remove(sizer) }
+                } else {
+                    let size = outer.pageSize(for: "feed")
+                    if size != 5 && size != 7 { wrong.add(1, ordering: .relaxed) }
+                }
+            }
+        }
+        #expect(wrong.load(ordering: .relaxed) == 0)
+        inner.add(sizer)
+        #expect(outer.pageSize(for: "feed") == 5)
+        withExtendedLifetime((inner, sizer, next)) {}
+    }
+
+    @Test func aConcurrentProxyOfANonisolatedProtocolNestsToo() {
+        let outer = PingDelegateProxy()
+        let inner = PingDelegateProxy()
+        let behind = Ponger(offset: 100)
+        outer.add(inner)
+        outer.add(behind)
+        #expect(outer.ping(1) == 101)
+        let ponger = Ponger(offset: 10)
+        inner.add(ponger)
+        #expect(outer.ping(1) == 11)
+        withExtendedLifetime((inner, behind, ponger)) {}
+    }
+
+    @Test func aProxyCannotListenToItselfThroughOthers() async {
+        await #expect(processExitsWith: .failure) {
+            let outer = SyncDelegateProxy()
+            let inner = SyncDelegateProxy()
+            outer.add(inner)
+            inner.add(outer)
+        }
+    }
+}
+#endif
