@@ -1,6 +1,13 @@
 // The Objective-C multicaster's benchmark (make bench-objc), on whatever runtime it is built
 // for: ns per call of a scroll tick sent to N listeners, by
 //   direct-send          one listener, messaged directly (the floor: one message send);
+//   handwritten-weak     a hand-written forwarder to one delegate in a `__weak` instance
+//                        variable, compiled with ARC (FDBenchPeers.m): what an app writes by hand,
+//                        and the floor of any design that holds its listener weakly; on GCC's
+//                        runtime, which has no weak references, a plain `assign` delegate
+//                        (handwritten-assign);
+//   handwritten-weak-property  the same through a synthesized `weak` property, `self.delegate`
+//                        (handwritten-assign-property on GCC's runtime);
 //   typed-path           the proxy's typed IMP (the C core's span for the selector);
 //   forward-invocation   the proxy's forwardInvocation: path (a four-object method);
 //   mdc-multiplexer      a hand-written multiplexer, one method per selector, observers in a
@@ -59,7 +66,11 @@
 }
 @end
 
-typedef enum { DIRECT, TYPED, FORWARD, MULTIPLEXER } fd_kind;
+// FDBenchPeers.m, compiled with ARC where the runtime has it.
+int fd_bench_peers_hold_weakly(void);
+id fd_bench_forwarder(id delegate, int property);
+
+typedef enum { DIRECT, PEER, PEER_PROPERTY, TYPED, FORWARD, MULTIPLEXER } fd_kind;
 
 typedef struct fd_row {
     const char *variant;
@@ -83,6 +94,8 @@ static double batch(fd_row *row) {
     double start = now_ns();
     switch (row->kind) {
     case DIRECT:
+    case PEER:
+    case PEER_PROPERTY:
     case TYPED:
     case MULTIPLEXER:
         for (long i = 0; i < calls; i++) [target scrollViewDidScroll:nil];
@@ -104,8 +117,11 @@ int main(int argc, char **argv) {
     int samples = argc > 1 ? atoi(argv[1]) : 15;
     long scale = argc > 2 ? atol(argv[2]) : 1000000;
     if (samples < 1 || scale < 1) return 2;
+    int weakly = fd_bench_peers_hold_weakly();
     fd_row rows[] = {
         {"direct-send", DIRECT, 1, scale, nil, nil, NULL},
+        {weakly ? "handwritten-weak" : "handwritten-assign", PEER, 1, scale, nil, nil, NULL},
+        {weakly ? "handwritten-weak-property" : "handwritten-assign-property", PEER_PROPERTY, 1, scale, nil, nil, NULL},
         {"typed-path", TYPED, 1, scale, nil, nil, NULL},
         {"typed-path", TYPED, 4, scale, nil, nil, NULL},
         {"typed-path", TYPED, 16, scale / 4, nil, nil, NULL},
@@ -122,6 +138,9 @@ int main(int argc, char **argv) {
         for (int i = 0; i < row->listeners; i++) [row->counted addObject:[[FDBenchListener new] autorelease]];
         if (row->kind == DIRECT) {
             row->target = [row->counted objectAtIndex:0];
+        } else if (row->kind == PEER || row->kind == PEER_PROPERTY) {
+            row->target = fd_bench_forwarder([row->counted objectAtIndex:0], row->kind == PEER_PROPERTY);
+            [keep addObject:row->target];
         } else if (row->kind == MULTIPLEXER) {
             FDHandWrittenMultiplexer *multiplexer = [[FDHandWrittenMultiplexer new] autorelease];
             for (id listener in row->counted) [multiplexer addObserver:listener];
