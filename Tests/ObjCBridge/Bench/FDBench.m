@@ -68,6 +68,7 @@
 
 // FDBenchPeers.m, compiled with ARC where the runtime has it.
 int fd_bench_peers_hold_weakly(void);
+int fd_bench_peers_verify_weak(void);
 id fd_bench_forwarder(id delegate, int property);
 
 typedef enum { DIRECT, PEER, PEER_PROPERTY, TYPED, FORWARD, MULTIPLEXER } fd_kind;
@@ -118,6 +119,10 @@ int main(int argc, char **argv) {
     long scale = argc > 2 ? atol(argv[2]) : 1000000;
     if (samples < 1 || scale < 1) return 2;
     int weakly = fd_bench_peers_hold_weakly();
+    if (!fd_bench_peers_verify_weak()) {
+        fprintf(stderr, "bench-objc: the hand-written __weak peers do not hold weakly\n");
+        return 1;
+    }
     fd_row rows[] = {
         {"direct-send", DIRECT, 1, scale, nil, nil, NULL},
         {weakly ? "handwritten-weak" : "handwritten-assign", PEER, 1, scale, nil, nil, NULL},

@@ -62,6 +62,24 @@ int fd_bench_peers_hold_weakly(void) {
     return FD_PEER_HOLDS_WEAKLY;
 }
 
+/// Whether the peers really hold weakly, where they claim to (ARC): a forwarder's delegate,
+/// released, reads nil through the instance variable and through the property.
+int fd_bench_peers_verify_weak(void) {
+#if __has_feature(objc_arc)
+    FDHandWrittenWeakForwarder *byIvar = [FDHandWrittenWeakForwarder new];
+    FDHandWrittenWeakPropertyForwarder *byProperty = [FDHandWrittenWeakPropertyForwarder new];
+    @autoreleasepool {
+        id delegate = [NSObject new];
+        byIvar->_delegate = delegate;
+        byProperty.delegate = delegate;
+        if (byIvar->_delegate != delegate || byProperty.delegate != delegate) return 0;
+    }
+    return byIvar->_delegate == nil && byProperty.delegate == nil;
+#else
+    return 1; // plain pointers: nothing to verify
+#endif
+}
+
 /// A new forwarder (autoreleased) to `delegate`: through the instance variable, or the property.
 id fd_bench_forwarder(id delegate, int property) {
     if (property) {
