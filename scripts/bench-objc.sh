@@ -21,6 +21,11 @@
 # rewrites the page, keeps it: Markdown.keptSections).
 # SAMPLES (default 15) timed batches per row; SCALE (default 1000000) calls per batch.
 # Usage: scripts/bench-objc.sh [--publish]   (make bench-objc)
+#        scripts/bench-objc.sh --callgrind    instructions per tick instead of time, counted by
+#            valgrind's callgrind, for the direct send, the hand-written peers, the typed path
+#            at N = 1 and 4 and the multiplexer at N = 4, on both runtimes: (instructions of 11,000 ticks - of 1,000) / 10,000,
+#            so that set-up cancels out; the binary is stripped first (valgrind cannot read the
+#            toolchain's DWARF 5). Prints only; nothing is written.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/objc-build.sh
@@ -40,8 +45,56 @@ bench_leg() {
     OBJC_PROGRAM_OBJECTS=("$build/FDBenchPeers.o")
     objc_program "$build" Tests/ObjCBridge/Bench/FDBench.m "$build/FDBench" -O2 -DNDEBUG
     OBJC_PROGRAM_OBJECTS=()
+    if [ "$MODE" = --callgrind ]; then
+        callgrind_leg "$leg" "$build"
+        return
+    fi
     "$build/FDBench" "${SAMPLES:-15}" "${SCALE:-1000000}" >"$OUT/results-$leg.tsv"
 }
+
+# Instructions per tick of each row (FDBench --only), printed as a table.
+callgrind_leg() {
+    local leg="$1" build="$2" binary="$2/FDBench.stripped" peer row variant n low high per direct=""
+    local -A count
+    strip -o "$binary" "$build/FDBench"
+    peer=handwritten-weak
+    [ "$leg" = gcc ] && peer=handwritten-assign
+    echo "$leg: instructions per tick (callgrind)"
+    echo "| path | N | instructions | × direct send |"
+    echo "|---|---:|---:|---:|"
+    for row in direct-send:1 "$peer:1" "$peer-property:1" typed-path:1 typed-path:4 mdc-multiplexer:4; do
+        variant="${row%:*}"
+        n="${row#*:}"
+        low="$(callgrind_count "$binary" "$variant" "$n" 1000)"
+        high="$(callgrind_count "$binary" "$variant" "$n" 11000)"
+        per=$(((high - low) / 10000))
+        count[$row]="$per"
+        [ -n "$direct" ] || direct="$per"
+        echo "| $variant | $n | $per | $(ratio "$per" "$direct")× |"
+    done
+    echo "typed path, N = 1 / $peer: $(ratio "${count[typed-path:1]}" "${count[$peer:1]}")×;" \
+        "typed path, N = 4 / multiplexer, N = 4: $(ratio "${count[typed-path:4]}" "${count[mdc-multiplexer:4]}")×"
+}
+
+ratio() {
+    awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'
+}
+
+callgrind_count() {
+    valgrind --tool=callgrind --callgrind-out-file=/dev/null "$1" --only "$2" "$3" "$4" 2>&1 >/dev/null |
+        sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+}
+
+MODE="${1:-}"
+if [ "$MODE" = --callgrind ]; then
+    if ! command -v valgrind >/dev/null 2>&1; then
+        echo "bench-objc --callgrind: valgrind is not installed (apt-get install -y valgrind)" >&2
+        exit 2
+    fi
+    bench_leg gcc
+    if objc_arc_available; then bench_leg arc; else echo "bench-objc: libobjc2 leg skipped: not installed" >&2; fi
+    exit 0
+fi
 
 cpu="$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)"
 machine="${cpu:-unknown CPU}, $(nproc) logical cores, load average $(cut -d ' ' -f 1 /proc/loadavg) at the start"

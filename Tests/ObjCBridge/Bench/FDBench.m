@@ -17,9 +17,12 @@
 // warm-up batch; the median batch gives ns per call. Every listener counts its calls, and the
 // counts must equal the calls made (the checksum): otherwise the program fails.
 // Prints one tab-separated line per row: variant, N, median ns per call, checksum.
+// `FDBench --only VARIANT N CALLS` makes only that row's calls, once, with no timing and no
+// warm-up, and checks its count: what scripts/bench-objc.sh --callgrind counts instructions of.
 #include "FDTestSupport.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 @interface FDBenchListener : NSObject <FDTableDelegate> {
@@ -115,8 +118,17 @@ static int compare(const void *a, const void *b) {
 
 int main(int argc, char **argv) {
     NSAutoreleasePool *pool = [NSAutoreleasePool new];
-    int samples = argc > 1 ? atoi(argv[1]) : 15;
-    long scale = argc > 2 ? atol(argv[2]) : 1000000;
+    const char *only = NULL;
+    int onlyListeners = 0;
+    long onlyCalls = 0;
+    if (argc == 5 && strcmp(argv[1], "--only") == 0) {
+        only = argv[2];
+        onlyListeners = atoi(argv[3]);
+        onlyCalls = atol(argv[4]);
+        if (onlyCalls < 1) return 2;
+    }
+    int samples = only ? 1 : argc > 1 ? atoi(argv[1]) : 15;
+    long scale = only ? 1 : argc > 2 ? atol(argv[2]) : 1000000;
     if (samples < 1 || scale < 1) return 2;
     int weakly = fd_bench_peers_hold_weakly();
     if (!fd_bench_peers_verify_weak()) {
@@ -158,7 +170,25 @@ int main(int argc, char **argv) {
             [keep addObject:multicaster];
         }
         row->samples = calloc((size_t)samples, sizeof(double));
-        batch(row); // warm-up
+        if (!only) batch(row); // warm-up
+    }
+    if (only) {
+        for (int r = 0; r < count; r++) {
+            fd_row *row = &rows[r];
+            if (strcmp(row->variant, only) != 0 || row->listeners != onlyListeners) continue;
+            row->calls = onlyCalls;
+            batch(row);
+            unsigned long checksum = 0;
+            for (FDBenchListener *listener in row->counted) checksum += listener->calls;
+            if (checksum != (unsigned long)onlyCalls * (unsigned long)row->listeners) {
+                fprintf(stderr, "bench-objc: %s N=%d: checksum %lu, expected %lu\n", only, onlyListeners, checksum,
+                        (unsigned long)onlyCalls * (unsigned long)row->listeners);
+                return 1;
+            }
+            return 0;
+        }
+        fprintf(stderr, "bench-objc: no row %s with N = %d\n", only, onlyListeners);
+        return 2;
     }
     for (int s = 0; s < samples; s++) {
         for (int r = 0; r < count; r++) rows[r].samples[s] = batch(&rows[r]);
