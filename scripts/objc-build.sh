@@ -16,7 +16,8 @@
 # needs the Swift runtime.
 #
 # objc_archive DIR FLAGS...        -> DIR/libfastdelegates-objc.a
-# objc_program DIR SOURCE OUT FLAGS...
+# objc_program DIR SOURCE OUT FLAGS...  (linked with OBJC_PROGRAM_OBJECTS too, when set)
+OBJC_PROGRAM_OBJECTS=()
 OBJC_ARC_PREFIX="${OBJC_ARC_PREFIX:-/opt/objc-arc}" # where install.sh puts it
 
 objc_require_gnustep() {
@@ -97,7 +98,7 @@ objc_program() {
     "$OBJC_CC" "${OBJC_FLAGS[@]}" -Wno-unused-parameter -Iinclude -ISources/FastDelegatesObjC/include \
         -ITests/ObjCBridge "$@" -c "$source" -o "$out.o" || return 1
     # gold warns about every __asan_ symbol under -rdynamic (in --base-libs): harmless, filtered.
-    "$OBJC_CC" "$out.o" "$dir/libfastdelegates-objc.a" "$@" "${OBJC_LIBS[@]}" -o "$out" 2>&1 |
+    "$OBJC_CC" "$out.o" ${OBJC_PROGRAM_OBJECTS[@]+"${OBJC_PROGRAM_OBJECTS[@]}"} "$dir/libfastdelegates-objc.a" "$@" "${OBJC_LIBS[@]}" -o "$out" 2>&1 |
         { grep -v "Cannot export local symbol '__" || true; } >&2
     [ "${PIPESTATUS[0]}" -eq 0 ]
 }

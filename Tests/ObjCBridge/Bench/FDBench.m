@@ -1,6 +1,13 @@
 // The Objective-C multicaster's benchmark (make bench-objc), on whatever runtime it is built
 // for: ns per call of a scroll tick sent to N listeners, by
 //   direct-send          one listener, messaged directly (the floor: one message send);
+//   handwritten-weak     a hand-written forwarder to one delegate in a `__weak` instance
+//                        variable, compiled with ARC (FDBenchPeers.m): what an app writes by hand,
+//                        and the floor of any design that holds its listener weakly; on GCC's
+//                        runtime, which has no weak references, a plain `assign` delegate
+//                        (handwritten-assign);
+//   handwritten-weak-property  the same through a synthesized `weak` property, `self.delegate`
+//                        (handwritten-assign-property on GCC's runtime);
 //   typed-path           the proxy's typed IMP (the C core's span for the selector);
 //   forward-invocation   the proxy's forwardInvocation: path (a four-object method);
 //   mdc-multiplexer      a hand-written multiplexer, one method per selector, observers in a
@@ -10,9 +17,12 @@
 // warm-up batch; the median batch gives ns per call. Every listener counts its calls, and the
 // counts must equal the calls made (the checksum): otherwise the program fails.
 // Prints one tab-separated line per row: variant, N, median ns per call, checksum.
+// `FDBench --only VARIANT N CALLS` makes only that row's calls, once, with no timing and no
+// warm-up, and checks its count: what scripts/bench-objc.sh --callgrind counts instructions of.
 #include "FDTestSupport.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 @interface FDBenchListener : NSObject <FDTableDelegate> {
@@ -59,7 +69,12 @@
 }
 @end
 
-typedef enum { DIRECT, TYPED, FORWARD, MULTIPLEXER } fd_kind;
+// FDBenchPeers.m, compiled with ARC where the runtime has it.
+int fd_bench_peers_hold_weakly(void);
+int fd_bench_peers_verify_weak(void);
+id fd_bench_forwarder(id delegate, int property);
+
+typedef enum { DIRECT, PEER, PEER_PROPERTY, TYPED, FORWARD, MULTIPLEXER } fd_kind;
 
 typedef struct fd_row {
     const char *variant;
@@ -83,6 +98,8 @@ static double batch(fd_row *row) {
     double start = now_ns();
     switch (row->kind) {
     case DIRECT:
+    case PEER:
+    case PEER_PROPERTY:
     case TYPED:
     case MULTIPLEXER:
         for (long i = 0; i < calls; i++) [target scrollViewDidScroll:nil];
@@ -101,11 +118,27 @@ static int compare(const void *a, const void *b) {
 
 int main(int argc, char **argv) {
     NSAutoreleasePool *pool = [NSAutoreleasePool new];
-    int samples = argc > 1 ? atoi(argv[1]) : 15;
-    long scale = argc > 2 ? atol(argv[2]) : 1000000;
+    const char *only = NULL;
+    int onlyListeners = 0;
+    long onlyCalls = 0;
+    if (argc == 5 && strcmp(argv[1], "--only") == 0) {
+        only = argv[2];
+        onlyListeners = atoi(argv[3]);
+        onlyCalls = atol(argv[4]);
+        if (onlyCalls < 1) return 2;
+    }
+    int samples = only ? 1 : argc > 1 ? atoi(argv[1]) : 15;
+    long scale = only ? 1 : argc > 2 ? atol(argv[2]) : 1000000;
     if (samples < 1 || scale < 1) return 2;
+    int weakly = fd_bench_peers_hold_weakly();
+    if (!fd_bench_peers_verify_weak()) {
+        fprintf(stderr, "bench-objc: the hand-written __weak peers do not hold weakly\n");
+        return 1;
+    }
     fd_row rows[] = {
         {"direct-send", DIRECT, 1, scale, nil, nil, NULL},
+        {weakly ? "handwritten-weak" : "handwritten-assign", PEER, 1, scale, nil, nil, NULL},
+        {weakly ? "handwritten-weak-property" : "handwritten-assign-property", PEER_PROPERTY, 1, scale, nil, nil, NULL},
         {"typed-path", TYPED, 1, scale, nil, nil, NULL},
         {"typed-path", TYPED, 4, scale, nil, nil, NULL},
         {"typed-path", TYPED, 16, scale / 4, nil, nil, NULL},
@@ -122,6 +155,9 @@ int main(int argc, char **argv) {
         for (int i = 0; i < row->listeners; i++) [row->counted addObject:[[FDBenchListener new] autorelease]];
         if (row->kind == DIRECT) {
             row->target = [row->counted objectAtIndex:0];
+        } else if (row->kind == PEER || row->kind == PEER_PROPERTY) {
+            row->target = fd_bench_forwarder([row->counted objectAtIndex:0], row->kind == PEER_PROPERTY);
+            [keep addObject:row->target];
         } else if (row->kind == MULTIPLEXER) {
             FDHandWrittenMultiplexer *multiplexer = [[FDHandWrittenMultiplexer new] autorelease];
             for (id listener in row->counted) [multiplexer addObserver:listener];
@@ -134,7 +170,25 @@ int main(int argc, char **argv) {
             [keep addObject:multicaster];
         }
         row->samples = calloc((size_t)samples, sizeof(double));
-        batch(row); // warm-up
+        if (!only) batch(row); // warm-up
+    }
+    if (only) {
+        for (int r = 0; r < count; r++) {
+            fd_row *row = &rows[r];
+            if (strcmp(row->variant, only) != 0 || row->listeners != onlyListeners) continue;
+            row->calls = onlyCalls;
+            batch(row);
+            unsigned long checksum = 0;
+            for (FDBenchListener *listener in row->counted) checksum += listener->calls;
+            if (checksum != (unsigned long)onlyCalls * (unsigned long)row->listeners) {
+                fprintf(stderr, "bench-objc: %s N=%d: checksum %lu, expected %lu\n", only, onlyListeners, checksum,
+                        (unsigned long)onlyCalls * (unsigned long)row->listeners);
+                return 1;
+            }
+            return 0;
+        }
+        fprintf(stderr, "bench-objc: no row %s with N = %d\n", only, onlyListeners);
+        return 2;
     }
     for (int s = 0; s < samples; s++) {
         for (int r = 0; r < count; r++) rows[r].samples[s] = batch(&rows[r]);
