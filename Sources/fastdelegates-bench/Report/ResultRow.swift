@@ -34,7 +34,11 @@ struct ResultRow: Codable, Equatable {
     }
 
     /// Rows for `measurements`, with ratios to the baseline of the same scenario and targets.
-    static func rows(_ measurements: [Measurement]) -> [ResultRow] {
+    static func rows(_ measurements: [Measurement]) -> [ResultRow] { rows(measurements.map(\.summary)) }
+
+    /// Rows for `summaries` (one process's, or combined over worker processes), with ratios to
+    /// the baseline of the same scenario and targets.
+    static func rows(_ measurements: [Summary]) -> [ResultRow] {
         measurements.map { m in
             let baseline = measurements.first {
                 $0.variant == baselineVariantName && $0.scenario == m.scenario && $0.targets == m.targets
