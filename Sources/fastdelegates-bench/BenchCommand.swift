@@ -20,9 +20,9 @@ struct FastDelegatesBench: ParsableCommand {
             messages registered), churn (a target removed or dying, one added, then a tick). \
             Variants run interleaved (one sample each per round, in a fresh seeded order) in each \
             of several worker processes (--processes); each process takes the median and p90 of \
-            ns per dispatch over its samples after warm-up, and the report shows the lowest of \
-            the processes' medians and the median of their p90s, allocations per dispatch \
-            counted by malloc-interposer, and the ratio to fastdelegates-weak in the same \
+            ns per dispatch over its samples after warm-up, and the report shows the medians \
+            over the processes of these, allocations per dispatch counted by malloc-interposer, \
+            and the median over the processes of the ratio to fastdelegates-weak in the same \
             scenario and N. A checksum mismatch in any process fails the run (exit code 1).
 
             JSON schema (stable; see docs/bench-schema.md): an array of objects with keys \
@@ -75,7 +75,7 @@ struct FastDelegatesBench: ParsableCommand {
         help: ArgumentHelp(
             "Measure in this many worker processes, one after another, each with its own seed (order of "
                 + "the samples, placement of each variant's data) and its share of the samples; report "
-                + "the lowest of their medians. Default: 5, or 1 with --quick.",
+                + "the medians over them, of the ns and of the ratios. Default: 7, or 1 with --quick.",
             valueName: "count"))
     var processes: Int?
 
@@ -122,7 +122,7 @@ struct FastDelegatesBench: ParsableCommand {
         if !counting && worker == nil {
             Progress.note("allocation counting unavailable (malloc-interposer not preloaded); allocs are null")
         }
-        let processCount = processes ?? (quick ? 1 : 5)
+        let processCount = processes ?? (quick ? 1 : 7)
         var settings =
             quick
             ? HarnessSettings.quick(seed: seed, countAllocations: counting)
@@ -310,14 +310,10 @@ struct FastDelegatesBench: ParsableCommand {
     /// Each tick variant's ratio to the baseline in each process, on standard error: how far the
     /// processes disagree (a median over them is what the report shows).
     func printProcessRatios(_ summaries: [Summary]) {
-        for m in summaries where m.scenario == "tick" {
-            guard
-                let baseline = summaries.first(where: {
-                    $0.scenario == m.scenario && $0.targets == m.targets && $0.variant == baselineVariantName
-                }), baseline.processMedians.count == m.processMedians.count
-            else { continue }
-            let ratios = zip(m.processMedians, baseline.processMedians).map { fixed($0 / $1, 2) }
-            Progress.note("tick/\(m.variant) N=\(m.targets): ratio per process \(ratios.joined(separator: " "))")
+        for m in summaries where m.scenario == "tick" && !m.processRatios.isEmpty {
+            let ratios = m.processRatios.map { fixed($0, 2) }.joined(separator: " ")
+            let medians = m.processMedians.map { readable($0) }.joined(separator: " ")
+            Progress.note("tick/\(m.variant) N=\(m.targets): ratio per process \(ratios) (ns \(medians))")
         }
     }
 

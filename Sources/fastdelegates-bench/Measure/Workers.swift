@@ -7,8 +7,8 @@ struct Summary: Codable, Equatable {
     var variant: String
     var scenario: String
     var targets: Int
-    /// Median ns per dispatch: of the samples in one process; once combined, the lowest of the
-    /// workers' medians (see ``WorkerAggregation``).
+    /// Median ns per dispatch: of the samples in one process; once combined, the median of the
+    /// workers' medians.
     var median: Double
     /// 90th percentile ns per dispatch: of the samples in one process; the median of the
     /// workers' p90s once combined.
@@ -23,6 +23,9 @@ struct Summary: Codable, Equatable {
     /// The median of each process that measured this row, in worker order (one entry in a
     /// single-process run).
     var processMedians: [Double]
+    /// Once combined: in each process that measured both, the ratio of this row's median to the
+    /// baseline's (``baselineVariantName``, same scenario and N); empty in one process's figures.
+    var processRatios: [Double] = []
 
     /// Whether the checksum matches its expectation (in every worker, once combined).
     var verified: Bool { checksum == expectedChecksum }
@@ -43,14 +46,15 @@ extension Measurement {
 /// On a shared virtual machine (issue 46: AMD EPYC, Zen 3, under KVM), samples that no
 /// preemption touched still fall into two or three speed levels that hold for a whole process:
 /// which variant lands on a slow level changes from one process to the next, at the same
-/// instruction count and even at the same address layout (ASLR off, same seed, same pads). One
-/// process's median then reports its own draw for each variant. Each worker process draws
-/// afresh (its own seed, so its own order of the samples and placement of each variant's data,
-/// see ``Placement``), and the report takes, for each row, the lowest of the workers' medians:
-/// the speed the code reaches when the process did not land it on a slow level. A slow level in
-/// some of the processes, however many, does not move it; a cost of the code itself is in every
-/// process, so in the lowest too. (The median over the processes was tried first: a slow level
-/// came up in 2 or 3 of 5 processes for `fastdelegates-mainactor` at N = 4, and moved it.)
+/// instruction count and even at the same address layout (ASLR off, same seed, same pads), and
+/// the baseline draws its own level too. One process's median then reports its own draw for
+/// each variant. Each worker process draws afresh (its own seed, so its own order of the samples
+/// and placement of each variant's data, see ``Placement``); the report's ratio of a row is the
+/// median over the processes of its ratio to the baseline measured in the same process (a paired
+/// comparison), so a level that some processes drew, for the variant or for the baseline, does
+/// not move it while fewer than half the processes drew it. Tried first and not kept: the median
+/// of each row's medians, and the lowest of them (a baseline that drew a fast level in one
+/// process made every other variant slower by as much).
 enum WorkerAggregation {
     /// The median of `values`: the middle one, or the mean of the two middle ones; NaN when empty.
     static func median(_ values: [Double]) -> Double {
@@ -61,8 +65,8 @@ enum WorkerAggregation {
     }
 
     /// One summary per (scenario, variant, targets), in the order of their first appearance:
-    /// the lowest of the medians of the workers that measured it, the medians over them of its
-    /// p90 and allocations; the
+    /// the medians over the workers that measured it of its median, p90 and allocations, its
+    /// ratio to the baseline in each of them (``Summary/processRatios``); the
     /// preemption counts summed; the checksum of the first worker whose checksum was wrong, else
     /// of the first worker.
     static func combine(_ workers: [[Summary]]) -> [Summary] {
@@ -86,13 +90,24 @@ enum WorkerAggregation {
             let allocations = group.compactMap(\.allocationsPerDispatch)
             return Summary(
                 variant: key.variant, scenario: key.scenario, targets: key.targets,
-                median: group.map(\.median).min()!, p90: median(group.map(\.p90)),
+                median: median(group.map(\.median)), p90: median(group.map(\.p90)),
                 allocationsPerDispatch: allocations.count == group.count ? median(allocations) : nil,
                 checksum: checked.checksum, expectedChecksum: checked.expectedChecksum,
                 discarded: group.reduce(0) { $0 + $1.discarded },
                 interruptedKept: group.reduce(0) { $0 + $1.interruptedKept },
-                processMedians: group.flatMap(\.processMedians))
+                processMedians: group.flatMap(\.processMedians),
+                processRatios: workers.compactMap { ratio(of: key.variant, key.scenario, key.targets, in: $0) })
         }
+    }
+
+    /// The ratio of a row's median to the baseline's in one worker's figures; nil when that
+    /// worker measured either not.
+    static func ratio(of variant: String, _ scenario: String, _ targets: Int, in worker: [Summary]) -> Double? {
+        func find(_ name: String) -> Summary? {
+            worker.first { $0.variant == name && $0.scenario == scenario && $0.targets == targets }
+        }
+        guard let row = find(variant), let baseline = find(baselineVariantName) else { return nil }
+        return row.median / baseline.median
     }
 
     /// The seed of worker `index` of a run with seed `seed`: the run's own seed for the first

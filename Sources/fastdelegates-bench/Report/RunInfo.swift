@@ -29,7 +29,7 @@ struct RunInfo {
                 "\(mode); "
                     + (processes > 1
                         ? "\(processes) worker processes (each its own seed and placement of each variant's data), "
-                            + "each figure the lowest of their medians; in each, "
+                            + "figures and ratios the medians over them; in each, "
                         : "")
                     + "\(settings.samples) timed samples of about "
                     + "\(readable(settings.sampleNanoseconds / 1_000_000)) ms per variant after "
