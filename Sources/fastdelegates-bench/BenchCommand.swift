@@ -18,10 +18,12 @@ struct FastDelegatesBench: ParsableCommand {
             the Int into its own sum) and a non-void "first responder" query. Scenarios: tick, \
             first, responds (responds(to:)), lookup-<M> (one tick to 1 target with M distinct \
             messages registered), churn (a target removed or dying, one added, then a tick). \
-            Variants run interleaved (round-robin per sample) in one process; figures are the \
-            median and p90 of ns per dispatch over the samples after warm-up, allocations per \
-            dispatch counted by malloc-interposer, and the ratio to fastdelegates-weak in the \
-            same scenario and N. A checksum mismatch fails the run (exit code 1).
+            Variants run interleaved (one sample each per round, in a fresh seeded order) in each \
+            of several worker processes (--processes); each process takes the median and p90 of \
+            ns per dispatch over its samples after warm-up, and the report shows the medians \
+            over the processes of these, allocations per dispatch counted by malloc-interposer, \
+            and the median over the processes of the ratio to fastdelegates-weak in the same \
+            scenario and N. A checksum mismatch in any process fails the run (exit code 1).
 
             JSON schema (stable; see docs/bench-schema.md): an array of objects with keys \
             variant (string), scenario (string), targets (int), median_ns (number), p90_ns \
@@ -69,7 +71,40 @@ struct FastDelegatesBench: ParsableCommand {
             valueName: "dispatches"))
     var profile: Int?
 
+    @Option(
+        help: ArgumentHelp(
+            "Measure in this many worker processes, one after another, each with its own seed (order of "
+                + "the samples, placement of each variant's data) and its share of the samples; report "
+                + "the medians over them, of the ns and of the ratios. Default: 7, or 1 with --quick.",
+            valueName: "count"))
+    var processes: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "Pad VARIANT's data by BYTES more (a deliberate change of its memory layout; repeatable), "
+                + "to check that the reported ratios do not follow the layout.",
+            valueName: "VARIANT=BYTES"))
+    var pad: [String] = []
+
+    @Option(
+        help: ArgumentHelp(
+            "Bound (exclusive) of the random pad before each variant's data, in bytes (0: none).",
+            visibility: .hidden))
+    var placementBytes = 4096
+
+    @Flag(help: "Also print, on standard error, each tick variant's ratio to fastdelegates-weak in each process.")
+    var processRatios = false
+
+    /// Set in a worker process: its index among the run's workers; it writes its figures as JSON
+    /// on standard output for the parent (see ``WorkerAggregation``).
+    @Option(help: .hidden)
+    var worker: Int?
+
     func validate() throws {
+        if let processes, processes < 1 { throw ValidationError("--processes takes a positive count") }
+        for entry in pad where Placement.parseExtra(entry) == nil {
+            throw ValidationError("--pad takes VARIANT=BYTES, e.g. fastdelegates-mainactor=2064")
+        }
         guard let counts = targetCounts, !counts.isEmpty, counts.allSatisfy({ $0 >= 1 }) else {
             throw ValidationError("--targets takes positive integers separated by commas, e.g. 1,4,16,64")
         }
@@ -84,13 +119,43 @@ struct FastDelegatesBench: ParsableCommand {
         if let profile { return try runProfile(dispatches: profile) }
         AllocationCounter.ensurePreloaded()
         let counting = AllocationCounter.selfTest()
-        if !counting {
+        if !counting && worker == nil {
             Progress.note("allocation counting unavailable (malloc-interposer not preloaded); allocs are null")
         }
-        let settings =
+        let processCount = processes ?? (quick ? 1 : 7)
+        var settings =
             quick
             ? HarnessSettings.quick(seed: seed, countAllocations: counting)
             : HarnessSettings.normal(seed: seed, countAllocations: counting)
+        settings.placement = Placement(
+            randomBytes: placementBytes, extra: Dictionary(pad.compactMap(Placement.parseExtra), uniquingKeysWith: +))
+        let totalSamples = settings.samples
+        settings.samples = WorkerAggregation.samplesPerWorker(total: totalSamples, processes: processCount)
+        if processCount == 1 {
+            settings.samples = totalSamples
+        } else {
+            // Each worker warms up its own caches and predictors; 2 rounds are enough for that,
+            // and keep the run's length near a one-process run's.
+            settings.warmupSamples = min(settings.warmupSamples, 2)
+        }
+
+        let summaries: [Summary]
+        if let worker {
+            settings.seed = WorkerAggregation.seed(ofWorker: worker, runSeed: seed)
+            Progress.prefix = "worker \(worker + 1)/\(processCount) "
+            let measured = measureHere(settings).map(\.summary)
+            FileHandle.standardOutput.write(try JSONEncoder().encode(measured))
+            return
+        } else if processCount == 1 {
+            summaries = measureHere(settings).map(\.summary)
+        } else {
+            summaries = try measureInWorkers(processCount)
+        }
+        try report(summaries, settings: settings, processes: processCount)
+    }
+
+    /// Measures the selected scenarios and variants in this process.
+    func measureHere(_ settings: HarnessSettings) -> [Measurement] {
         let harness = Harness(settings: settings)
 
         // Each group is measured interleaved; the lookup sizes form one group so they compare
@@ -117,17 +182,54 @@ struct FastDelegatesBench: ParsableCommand {
             }
         }
         Progress.finish()
-        let discarded = measurements.reduce(0) { $0 + $1.discarded }
-        let interrupted = measurements.reduce(0) { $0 + $1.interruptedKept }
+        return measurements
+    }
+
+    /// Runs `count` worker processes of this executable, one after another, with this command's
+    /// selection, and combines their figures (``WorkerAggregation``).
+    func measureInWorkers(_ count: Int) throws -> [Summary] {
+        guard let executable = Bundle.main.executableURL else {
+            throw ValidationError("cannot find this executable to start its worker processes")
+        }
+        var arguments = ["--targets", targets, "--seed", String(seed), "--processes", String(count)]
+        if let filter { arguments += ["--filter", filter] }
+        if quick { arguments.append("--quick") }
+        arguments += ["--placement-bytes", String(placementBytes)]
+        for entry in pad { arguments += ["--pad", entry] }
+        var workers: [[Summary]] = []
+        for index in 0..<count {
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = arguments + ["--worker", String(index)]
+            let output = Pipe()
+            process.standardOutput = output
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            guard process.terminationStatus == 0, let figures = try? JSONDecoder().decode([Summary].self, from: data)
+            else {
+                Progress.note("worker \(index + 1)/\(count) failed (status \(process.terminationStatus))")
+                throw ExitCode.failure
+            }
+            workers.append(figures)
+        }
+        return WorkerAggregation.combine(workers)
+    }
+
+    /// Writes the reports of `summaries` and checks their checksums.
+    func report(_ unsorted: [Summary], settings: HarnessSettings, processes: Int) throws {
+        let discarded = unsorted.reduce(0) { $0 + $1.discarded }
+        let interrupted = unsorted.reduce(0) { $0 + $1.interruptedKept }
         if discarded > 0 {
             Progress.note(
                 "\(discarded) samples taken again (the harness thread was preempted during them)"
                     + (interrupted > 0 ? "; \(interrupted) kept preempted after \(settings.retakes) retakes" : ""))
         }
-        measurements.sort { order(of: $0).lexicographicallyPrecedes(order(of: $1)) }
+        let measurements = unsorted.sorted { order(of: $0).lexicographicallyPrecedes(order(of: $1)) }
+        if processRatios { printProcessRatios(measurements) }
 
         let rows = ResultRow.rows(measurements)
-        let info = RunInfo.current(settings: settings, quick: quick)
+        let info = RunInfo.current(settings: settings, quick: quick, processes: processes)
         let report: String
         switch format {
         case .table: report = Table.render(rows) + "\n" + Bars.render(rows)
@@ -154,7 +256,7 @@ struct FastDelegatesBench: ParsableCommand {
             try SVGChart.render(rows).write(toFile: chart, atomically: true, encoding: .utf8)
         }
 
-        let wrong = measurements.filter { $0.checksum != $0.expectedChecksum }
+        let wrong = measurements.filter { !$0.verified }
         for m in wrong {
             Progress.note(
                 "CHECKSUM MISMATCH \(m.scenario)/\(m.variant) N=\(m.targets): got \(m.checksum), expected \(m.expectedChecksum)"
@@ -205,8 +307,18 @@ struct FastDelegatesBench: ParsableCommand {
         return chart
     }
 
+    /// Each tick variant's ratio to the baseline in each process, on standard error: how far the
+    /// processes disagree (a median over them is what the report shows).
+    func printProcessRatios(_ summaries: [Summary]) {
+        for m in summaries where m.scenario == "tick" && !m.processRatios.isEmpty {
+            let ratios = m.processRatios.map { fixed($0, 2) }.joined(separator: " ")
+            let medians = m.processMedians.map { readable($0) }.joined(separator: " ")
+            Progress.note("tick/\(m.variant) N=\(m.targets): ratio per process \(ratios) (ns \(medians))")
+        }
+    }
+
     /// Report order: the plan's scenario order, then target count, then variant order.
-    func order(of m: Measurement) -> [Int] {
+    func order(of m: Summary) -> [Int] {
         let scenarios = ["tick", "first", "responds", "lookup-1", "lookup-100", "lookup-10000", "churn", "xml"]
         return [
             scenarios.firstIndex(of: m.scenario) ?? 99, m.targets,

@@ -120,6 +120,35 @@ import Testing
         #expect(lines.last?.hasPrefix("strong-array,tick,4,") == true)
     }
 
+    /// With worker processes: the parent runs itself as workers, combines their figures into the
+    /// same schema (every checksum verified, in every worker), and names them in the settings;
+    /// a deliberate pad of one variant's data runs too, and a malformed pad is refused.
+    @Test func workerProcessesReportOneCombinedTable() throws {
+        let binary = try Self.benchBinary()
+        let result = try Self.run(
+            binary,
+            [
+                "--quick", "--processes", "3", "--format", "csv", "--targets", "1,4", "--filter", "tick/fastdelegates",
+                "--pad", "fastdelegates-mainactor=2064",
+            ])
+        #expect(result.status == 0, "checksums must verify in every worker")
+        let lines = String(decoding: result.stdout, as: UTF8.self).split(separator: "\n").map(String.init)
+        let rows = lines.dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        // One row per variant and N, not one per worker.
+        #expect(Set(rows.map { "\($0[0])@\($0[2])" }).count == rows.count)
+        #expect(rows.contains { $0[0] == "fastdelegates-mainactor" && $0[2] == "4" })
+        #expect(rows.contains { $0[0] == "fastdelegates-weak" && $0[2] == "1" && $0[6] == "1.0000" })
+        for row in rows { #expect(Double(row[3]).map { $0 > 0 } == true) }
+
+        let markdown = try Self.run(
+            binary,
+            ["--quick", "--processes", "2", "--format", "markdown", "--targets", "1", "--filter", "tick/strong"])
+        #expect(markdown.status == 0)
+        #expect(String(decoding: markdown.stdout, as: UTF8.self).contains("2 worker processes"))
+        #expect(
+            try Self.run(binary, ["--quick", "--pad", "fastdelegates-weak", "--filter", "tick/strong"]).status != 0)
+    }
+
     /// The variants that take part in the tick scenario, as the CSV report names them.
     static func tickVariants(_ binary: URL, targets: String) throws -> [String] {
         let csv = try run(binary, ["--quick", "--format", "csv", "--targets", targets, "--filter", "tick/"]).stdout

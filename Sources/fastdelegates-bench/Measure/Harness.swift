@@ -15,6 +15,8 @@ struct HarnessSettings {
     /// How many times a sample during which the harness thread was preempted is taken again
     /// (see ``SampleTaking``).
     var retakes = 20
+    /// The padding before each runner's data (``Placement``).
+    var placement = Placement.none
 
     static func normal(seed: UInt64, countAllocations: Bool) -> HarnessSettings {
         HarnessSettings(
@@ -119,8 +121,15 @@ struct Harness {
     ) -> [Measurement] {
         var random = SplitMix64(seed: settings.seed ^ UInt64(truncatingIfNeeded: targets &* 7919))
         var contestants: [Contestant] = []
+        // The pads stay allocated until the figures are taken, so each runner's data keeps its
+        // shifted place (``Placement``).
+        var placing = SplitMix64(seed: settings.seed ^ 0x5EED_1A70_0000 ^ UInt64(truncatingIfNeeded: targets))
+        var pads: [[UInt8]] = []
+        defer { withExtendedLifetime(pads) {} }
         for scenario in scenarios {
             for variant in variants where include(scenario, variant) {
+                let pad = settings.placement.pad(for: variant.name, random: &placing)
+                if pad > 0 { pads.append([UInt8](repeating: 0, count: pad)) }
                 guard let runner = variant.make(scenario, targets) else { continue }
                 contestants.append(
                     Contestant(

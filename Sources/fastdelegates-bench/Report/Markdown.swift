@@ -103,7 +103,9 @@ enum Markdown {
             ## Summary: \(scenario), relative to \(baselineVariantName)
 
             Each variant's median ns per dispatch divided by `\(baselineVariantName)`'s at the same N \
-            (FastDelegates' default: a plain class added with `add`). Above 1× the variant is slower.
+            in the same process, and with several worker processes the median of that ratio over \
+            them (FastDelegates' default: a plain class added with `add`). Above 1× the variant is \
+            slower.
 
             | variant | \(counts.map { "N = \($0)" }.joined(separator: " | ")) |
             |---|\(counts.map { _ in "---:|" }.joined())

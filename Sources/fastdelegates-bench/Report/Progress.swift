@@ -4,10 +4,12 @@ import Foundation
 enum Progress {
     nonisolated(unsafe) private static var active = false
     private static let interactive = isatty(STDERR_FILENO) != 0
+    /// Put before every progress line (a worker process's name).
+    nonisolated(unsafe) static var prefix = ""
 
     /// Replaces the progress line (or prints a new line when stderr is not a terminal).
     static func update(_ text: String) {
-        write(interactive ? "\r\u{1B}[K" + text : text + "\n")
+        write(interactive ? "\r\u{1B}[K" + prefix + text : prefix + text + "\n")
         active = interactive
     }
 

@@ -15,7 +15,8 @@ struct ResultRow: Codable, Equatable {
     /// Heap allocations per dispatch (malloc calls), or nil if counting is unavailable.
     let allocs_per_dispatch: Double?
     /// median_ns / median_ns of `fastdelegates-weak` in the same scenario and target count,
-    /// or nil when that baseline was not measured.
+    /// or nil when that baseline was not measured; with several worker processes, the median
+    /// over them of this ratio in each (``WorkerAggregation``).
     let ratio_to_fastdelegates: Double?
     /// The verified checksum of the variant's work (equal to the computed expectation).
     let checksum: Int
@@ -34,7 +35,11 @@ struct ResultRow: Codable, Equatable {
     }
 
     /// Rows for `measurements`, with ratios to the baseline of the same scenario and targets.
-    static func rows(_ measurements: [Measurement]) -> [ResultRow] {
+    static func rows(_ measurements: [Measurement]) -> [ResultRow] { rows(measurements.map(\.summary)) }
+
+    /// Rows for `summaries` (one process's, or combined over worker processes), with ratios to
+    /// the baseline of the same scenario and targets.
+    static func rows(_ measurements: [Summary]) -> [ResultRow] {
         measurements.map { m in
             let baseline = measurements.first {
                 $0.variant == baselineVariantName && $0.scenario == m.scenario && $0.targets == m.targets
@@ -42,7 +47,8 @@ struct ResultRow: Codable, Equatable {
             return ResultRow(
                 variant: m.variant, scenario: m.scenario, targets: m.targets,
                 median_ns: m.median, p90_ns: m.p90, allocs_per_dispatch: m.allocationsPerDispatch,
-                ratio_to_fastdelegates: baseline.map { m.median / $0.median },
+                ratio_to_fastdelegates: m.processRatios.isEmpty
+                    ? baseline.map { m.median / $0.median } : WorkerAggregation.median(m.processRatios),
                 checksum: m.checksum)
         }
     }

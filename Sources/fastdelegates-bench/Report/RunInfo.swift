@@ -13,7 +13,7 @@ struct RunInfo {
     var rows: [(label: String, value: String)]
 
     /// Collects the information of the current process and machine.
-    static func current(settings: HarnessSettings, quick: Bool) -> RunInfo {
+    static func current(settings: HarnessSettings, quick: Bool, processes: Int = 1) -> RunInfo {
         let formatter = ISO8601DateFormatter()
         formatter.timeZone = TimeZone(identifier: "UTC")
         let mode = quick ? "quick (`--quick`: too few samples to publish)" : "full"
@@ -26,9 +26,15 @@ struct RunInfo {
             ("command", "`\(commandLine())`"),
             (
                 "settings",
-                "\(mode); \(settings.samples) timed samples of about "
+                "\(mode); "
+                    + (processes > 1
+                        ? "\(processes) worker processes (each its own seed and placement of each variant's data), "
+                            + "figures and ratios the medians over them; in each, "
+                        : "")
+                    + "\(settings.samples) timed samples of about "
                     + "\(readable(settings.sampleNanoseconds / 1_000_000)) ms per variant after "
                     + "\(settings.warmupSamples) warm-up, interleaved in a fresh seeded order each round; "
+                    + "each variant's data after a random pad below \(settings.placement.randomBytes) bytes; "
                     + "a sample during which the harness thread was preempted taken again (up to \(settings.retakes) times); "
                     + "seed \(settings.seed); "
                     + (settings.countAllocations ? "allocations counted" : "allocations not counted")
