@@ -87,7 +87,9 @@ extension ConcurrentDelegateChain: NestingChain {
     /// before; then a check of each responder's handler).
     /// - Returns: a token whose `cancel()` removes the listener.
     @discardableResult
-    public func add(_ responder: AnySendableResponder, nesting nested: ConcurrentDelegateChain?, retention: Retention = .weak)
+    public func add(
+        _ responder: AnySendableResponder, nesting nested: ConcurrentDelegateChain?, retention: Retention = .weak
+    )
         -> ConcurrentDelegateToken
     {
         guard let nested else { return add(responder, retention: retention) }
