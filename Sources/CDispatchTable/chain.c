@@ -143,6 +143,7 @@ void cdt_chain_touch(cdt_chain *chain) {
 void cdt_chain_reclaim(cdt_chain *chain) {
     if (chain->depth != 0) return;
     chain->pending = 0;
+    chain->fresh_depth = 0;
     cdt_table_purge_orphans(chain);
     cdt_entries_free_retired(chain);
 }
