@@ -24,7 +24,13 @@ import Darwin
 // A writer swaps in a new snapshot and *retires* the old one with a fresh epoch E (the global
 // epoch, advanced after the swap). The old snapshot is released once every thread is either
 // outside any dispatch of that chain or announced an epoch >= E: such a thread entered after the
-// swap, so it read the new pointer. A record names the chains its thread is dispatching in
+// swap, so it read the new pointer. Tighter, for an outermost dispatch: after loading the pointer
+// it checks that the global epoch is still the one it announced (`SnapshotCell.load(for:_:)`), so
+// it holds the snapshot swapped in before that epoch was read (each retirement records the epoch
+// read just before its snapshot was swapped in, `opened`), and no snapshot swapped in later: a
+// long handler holds back one snapshot, not every one retired while it runs. If the epoch moved,
+// the dispatch announces again with a mark (the low bit; epochs advance by 2) meaning "any
+// snapshot retired after this", and loads again, never reading the snapshot it drops. A record names the chains its thread is dispatching in
 // (one per nesting level, up to `announcedDepth`; deeper, a count in the record and in the chain),
 // so a long handler of one chain never delays the release of another chain's snapshots. The
 // writer never waits for a reader: a snapshot still in use stays retired, and the last thread
