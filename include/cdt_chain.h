@@ -353,6 +353,14 @@ static inline void cdt_chain_enter(cdt_chain *chain) {
     chain->depth += 1;
 }
 
+/// The rest of `cdt_chain_leave` once the depth was decremented, when `pending` or the depth is
+/// not 0: closes the copy window if the depth fell below it, and returns 1 if the depth is 0.
+/// Out of line, so that a leave with nothing pending stays one decrement and one test.
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((cold))
+#endif
+int cdt_chain_leave_pending(cdt_chain *chain);
+
 /// Marks a dispatch as gone. Returns 1 when the last one left and work waits (`pending`):
 /// retired arrays or orphaned entries for `cdt_chain_reclaim`, or the owner's own, noted with
 /// `cdt_chain_mark_pending`. One flag for all, so that a leave with nothing to do costs one test.
@@ -362,12 +370,7 @@ static inline int cdt_chain_leave(cdt_chain *chain) {
     // nothing pending.
     uint64_t state = chain->depth_and_pending - 1;
     chain->depth_and_pending = state;
-    if (__builtin_expect(state != 0, 0)) {
-        // A copy window is open only while `pending` is set (opening one sets it), so only this
-        // branch closes one: a dispatch running at the window's depth left.
-        if ((uint32_t)state < chain->fresh_depth) chain->fresh_depth = 0;
-        return (uint32_t)state == 0;
-    }
+    if (__builtin_expect(state != 0, 0)) return cdt_chain_leave_pending(chain);
     return 0;
 }
 

@@ -9,9 +9,13 @@
 // current, the copy window it was made in (0: none; see `cdt_entries_set_window`).
 struct cdt_retired {
     struct cdt_retired *next;
-    uint32_t first; // entries [first, first + count) of the allocation were in use
-    uint32_t count;
-    uint64_t window;
+    union {
+        struct {
+            uint32_t first; // while retired: entries [first, first + count) were in use
+            uint32_t count;
+        };
+        uint64_t window; // while current
+    };
 };
 
 cdt_entry *cdt_entries_allocate(uint32_t capacity) {
@@ -40,7 +44,7 @@ void cdt_entries_discard(cdt_chain *chain, cdt_entry *entries, uint32_t first, u
         return;
     }
     struct cdt_retired *header = (struct cdt_retired *)entries - 1;
-    *header = (struct cdt_retired){chain->retired, first, count, 0};
+    *header = (struct cdt_retired){chain->retired, {{first, count}}};
     chain->retired = header;
     chain->pending = 1;
 }
