@@ -1,7 +1,7 @@
 import CDispatchTable
 import Dispatch
-import Synchronization
 import FastDelegatesTestSupport
+import Synchronization
 import Testing
 
 @testable import FastDelegates
