@@ -41,7 +41,8 @@ struct LongHandlerMemoryTests {
         var retiredMidway = -1
         chain.add(
             trigger,
-            responses: Responses<Listener>().on(M.other) { _, _ in
+            responses: Responses<Listener>().on(M.other) { [weak chain] _, _ in
+                guard let chain else { return }
                 for (i, target) in extra.enumerated() {
                     chain.add(target, responses: Self.sendableResponses)
                     chain.remove(target)
