@@ -18,6 +18,17 @@
 // changes its generation at once, so the dispatch skips it (removal takes effect at once); an
 // entry added during a dispatch lands in a new array (addition takes effect from the next one).
 //
+// One copy per message per dispatch level, not per mutation: a copy made at depth d opens a
+// *copy window* (`fresh_depth` = d, a new `fresh_serial`, recorded in the copy). While the depth
+// has not gone below d, the dispatches running at depth d are the ones that ran when the copy
+// was made: each looked its span up before running any handler, so none reads the copy. A
+// mutation at depth d (the window still open) then changes the copy in place, as at depth 0, and
+// a copy it replaces (to grow or shrink) is freed at once. A dispatch that starts inside the
+// window runs at a depth above d: a mutation made there copies again (a window of its own), and
+// when the depth falls below d the window closes (`cdt_chain_leave`). So a handler that mutates
+// a message k times costs one O(n) copy and then what the same mutations cost at depth 0, and
+// holds one retired array per message and dispatch level, not k.
+//
 // Out of memory: every allocation can fail (cdt_debug.h injects failures for tests). A failed
 // operation reports it (-1, NULL or 0 as documented per function) and leaves the chain as it
 // was, with one exception that needs no report: a release during a dispatch whose removal copy
@@ -138,6 +149,8 @@ typedef struct cdt_chain {
     uint32_t rescan;          // 1: collect `skip` before issuing the next generation
     uint32_t orphans;         // 1: the table may hold orphaned entries (see above)
     uint64_t version;         // new, and unique across chains, with every change of the table
+    uint32_t fresh_depth;     // the depth of the open copy window, or 0 (see the top of this file)
+    uint64_t fresh_serial;    // the open copy window (arrays copied in it record it), counting from 1
 } cdt_chain;
 
 /// Sizes for inspection and tests.
@@ -182,7 +195,8 @@ typedef enum cdt_invariant_violation {
     /// A live or orphaned entry's generation lies ahead of the counter and is not in its skip
     /// list, so the counter would issue it again.
     CDT_INVARIANT_GENERATION_REISSUE = 13,
-    /// Retired arrays or orphans wait while `pending` is clear, so no leave would reclaim them.
+    /// Retired arrays or orphans wait, or a copy window is open, while `pending` is clear, so no
+    /// leave would reclaim them or close it; or a copy window is open above the depth.
     CDT_INVARIANT_PENDING_CLEAR = 14,
     /// An entry's `slot_address` is not the address of its slot.
     CDT_INVARIANT_ENTRY_ADDRESS = 15,
@@ -339,6 +353,14 @@ static inline void cdt_chain_enter(cdt_chain *chain) {
     chain->depth += 1;
 }
 
+/// The rest of `cdt_chain_leave` once the depth was decremented, when `pending` or the depth is
+/// not 0: closes the copy window if the depth fell below it, and returns 1 if the depth is 0.
+/// Out of line, so that a leave with nothing pending stays one decrement and one test.
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((cold))
+#endif
+int cdt_chain_leave_pending(cdt_chain *chain);
+
 /// Marks a dispatch as gone. Returns 1 when the last one left and work waits (`pending`):
 /// retired arrays or orphaned entries for `cdt_chain_reclaim`, or the owner's own, noted with
 /// `cdt_chain_mark_pending`. One flag for all, so that a leave with nothing to do costs one test.
@@ -348,7 +370,7 @@ static inline int cdt_chain_leave(cdt_chain *chain) {
     // nothing pending.
     uint64_t state = chain->depth_and_pending - 1;
     chain->depth_and_pending = state;
-    if (__builtin_expect(state != 0, 0)) return (uint32_t)state == 0;
+    if (__builtin_expect(state != 0, 0)) return cdt_chain_leave_pending(chain);
     return 0;
 }
 

@@ -140,9 +140,17 @@ void cdt_chain_touch(cdt_chain *chain) {
     cdt_table_touch(chain);
 }
 
+int cdt_chain_leave_pending(cdt_chain *chain) {
+    // A copy window is open only while `pending` is set (opening one sets it), so only this path
+    // closes one: a dispatch running at the window's depth left.
+    if (chain->depth < chain->fresh_depth) chain->fresh_depth = 0;
+    return chain->depth == 0;
+}
+
 void cdt_chain_reclaim(cdt_chain *chain) {
     if (chain->depth != 0) return;
     chain->pending = 0;
+    chain->fresh_depth = 0;
     cdt_table_purge_orphans(chain);
     cdt_entries_free_retired(chain);
 }

@@ -5,16 +5,32 @@
 #include "alloc.h"
 
 // Entry arrays carry a hidden header in front, so that retiring one needs no allocation. While
-// retired it records which of its entries were in use (a dispatch may still read those).
+// retired it records which of its entries were in use (a dispatch may still read those); while
+// current, the copy window it was made in (0: none; see `cdt_entries_set_window`).
 struct cdt_retired {
     struct cdt_retired *next;
-    uint32_t first; // entries [first, first + count) of the allocation were in use
-    uint32_t count;
+    union {
+        struct {
+            uint32_t first; // while retired: entries [first, first + count) were in use
+            uint32_t count;
+        };
+        uint64_t window; // while current
+    };
 };
 
 cdt_entry *cdt_entries_allocate(uint32_t capacity) {
     struct cdt_retired *header = cdt_malloc(sizeof *header + (size_t)capacity * sizeof(cdt_entry));
-    return header ? (cdt_entry *)(header + 1) : NULL;
+    if (!header) return NULL;
+    header->window = 0;
+    return (cdt_entry *)(header + 1);
+}
+
+void cdt_entries_set_window(cdt_entry *entries, uint64_t window) {
+    ((struct cdt_retired *)entries - 1)->window = window;
+}
+
+uint64_t cdt_entries_window(const cdt_entry *entries) {
+    return ((const struct cdt_retired *)entries - 1)->window;
 }
 
 void cdt_entries_free(cdt_entry *entries) {
@@ -28,7 +44,7 @@ void cdt_entries_discard(cdt_chain *chain, cdt_entry *entries, uint32_t first, u
         return;
     }
     struct cdt_retired *header = (struct cdt_retired *)entries - 1;
-    *header = (struct cdt_retired){chain->retired, first, count};
+    *header = (struct cdt_retired){chain->retired, {{first, count}}};
     chain->retired = header;
     chain->pending = 1;
 }

@@ -9,6 +9,13 @@
 /// A new, uninitialized array of `capacity` entries, or NULL if out of memory.
 cdt_entry *cdt_entries_allocate(uint32_t capacity);
 
+/// Records in the array (an allocation, not NULL) the copy window it was made in (see
+/// `cdt_chain.h`, `fresh_serial`). A new array has window 0, which no window has.
+void cdt_entries_set_window(cdt_entry *entries, uint64_t window);
+
+/// The copy window recorded in the array (an allocation, not NULL).
+uint64_t cdt_entries_window(const cdt_entry *entries);
+
 /// Frees an array now (NULL is ignored).
 void cdt_entries_free(cdt_entry *entries);
 

@@ -103,7 +103,10 @@ static cdt_invariant_violation check_table(const cdt_chain *chain) {
 cdt_invariant_violation cdt_chain_check_invariants(const cdt_chain *chain) {
     cdt_invariant_violation violation = check_slots(chain);
     if (violation == CDT_INVARIANT_OK) violation = check_table(chain);
-    if (violation == CDT_INVARIANT_OK && (chain->retired || chain->orphans) && !chain->pending) {
+    if (violation == CDT_INVARIANT_OK && (chain->retired || chain->orphans || chain->fresh_depth) && !chain->pending) {
+        violation = CDT_INVARIANT_PENDING_CLEAR;
+    }
+    if (violation == CDT_INVARIANT_OK && chain->fresh_depth > chain->depth) {
         violation = CDT_INVARIANT_PENDING_CLEAR;
     }
     return violation;

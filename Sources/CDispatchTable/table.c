@@ -108,8 +108,33 @@ static cdt_entry *allocation_of(const cdt_bucket *bucket) {
     return bucket->entries ? bucket->entries - bucket->front : NULL;
 }
 
-static void discard_array(cdt_chain *chain, const cdt_bucket *bucket) {
-    cdt_entries_discard(chain, allocation_of(bucket), bucket->front, bucket->count);
+// Whether the bucket's array may be changed in place: no dispatch is inside, or it was copied in
+// the open copy window, at the current depth, so no running dispatch reads it (cdt_chain.h).
+static int writable(const cdt_chain *chain, const cdt_bucket *bucket) {
+    if (chain->depth == 0) return 1;
+    return bucket->entries && chain->fresh_depth == chain->depth &&
+           cdt_entries_window(allocation_of(bucket)) == chain->fresh_serial;
+}
+
+// Frees the bucket's array now if it is `writable` (no dispatch reads it), else retires it.
+static void discard_array(cdt_chain *chain, const cdt_bucket *bucket, int writable) {
+    if (writable) {
+        cdt_entries_free(allocation_of(bucket));
+    } else {
+        cdt_entries_discard(chain, allocation_of(bucket), bucket->front, bucket->count);
+    }
+}
+
+// Records a new array made during a dispatch in the open copy window, opening one at this depth
+// if none is (which sets `pending`, so that leaves close it: see `cdt_chain_leave`).
+static void stamp_copy(cdt_chain *chain, cdt_entry *entries) {
+    if (chain->depth == 0) return;
+    if (chain->fresh_depth != chain->depth) {
+        chain->fresh_serial += 1;
+        chain->fresh_depth = chain->depth;
+        chain->pending = 1;
+    }
+    cdt_entries_set_window(entries, chain->fresh_serial);
 }
 
 // Where a target of sort key `order` goes among the responders: the index of the first live
@@ -146,9 +171,11 @@ static int64_t find_entry(const cdt_chain *chain, const cdt_bucket *bucket, cdt_
 
 // Moves the bucket's entries into a new array of `capacity` (at least `count`), at its front;
 // `skip` (an index, or UINT32_MAX for none) is left out and `gap` (an index, or UINT32_MAX) is
-// left free for the caller to fill. The old array is discarded (retired while a dispatch may
-// read it). Returns the new array, or NULL if out of memory (nothing changed).
-static cdt_entry *reallocate(cdt_chain *chain, cdt_bucket *bucket, uint32_t capacity, uint32_t skip, uint32_t gap) {
+// left free for the caller to fill. The old array is freed if `writable`, else retired (a
+// dispatch may read it); during a dispatch the new one joins the open copy window. Returns the
+// new array, or NULL if out of memory (nothing changed).
+static cdt_entry *reallocate(cdt_chain *chain, cdt_bucket *bucket, uint32_t capacity, uint32_t skip, uint32_t gap,
+                             int writable) {
     cdt_entry *entries = cdt_entries_allocate(capacity);
     if (!entries) return NULL;
     uint32_t out = 0;
@@ -157,7 +184,8 @@ static cdt_entry *reallocate(cdt_chain *chain, cdt_bucket *bucket, uint32_t capa
         if (in == skip) continue;
         entries[out++] = bucket->entries[in];
     }
-    discard_array(chain, bucket);
+    discard_array(chain, bucket, writable);
+    stamp_copy(chain, entries);
     bucket->entries = entries;
     bucket->front = 0;
     bucket->capacity = capacity;
@@ -172,25 +200,26 @@ int cdt_table_insert(cdt_chain *chain, cdt_handle handle, uint32_t message, cons
     cdt_entry entry = {handle.slot, handle.generation, handler, &chain->slots[handle.slot]};
     uint32_t low = lower_bound(chain, bucket, chain->slots[handle.slot].order);
     int existing = low < bucket->count && bucket->entries[low].generation == handle.generation;
+    int in_place = writable(chain, bucket);
     if (existing) {
-        if (chain->depth == 0) {
+        if (in_place) {
             bucket->entries[low].handler = handler;
         } else {
             // Copy-on-write: a dispatch may be reading the current array.
-            if (!reallocate(chain, bucket, bucket->capacity, UINT32_MAX, UINT32_MAX)) return -1;
+            if (!reallocate(chain, bucket, bucket->capacity, UINT32_MAX, UINT32_MAX, 0)) return -1;
             bucket->entries[low] = entry;
         }
         return 0;
     }
     uint32_t count = bucket->count;
     uint32_t room_behind = bucket->capacity - bucket->front - count;
-    if (chain->depth == 0 && bucket->front > 0 && (low < count - low || room_behind == 0)) {
+    if (in_place && bucket->front > 0 && (low < count - low || room_behind == 0)) {
         // Room in front: move the responders before the new one down.
         memmove(bucket->entries - 1, bucket->entries, low * sizeof entry);
         bucket->entries -= 1;
         bucket->front -= 1;
         bucket->entries[low] = entry;
-    } else if (chain->depth == 0 && room_behind > 0) {
+    } else if (in_place && room_behind > 0) {
         memmove(&bucket->entries[low + 1], &bucket->entries[low], (count - low) * sizeof entry);
         bucket->entries[low] = entry;
     } else {
@@ -202,7 +231,7 @@ int cdt_table_insert(cdt_chain *chain, cdt_handle handle, uint32_t message, cons
         uint64_t wanted = bucket->capacity ? bucket->capacity : MIN_ENTRIES;
         while (wanted < needed) wanted *= 2;
         uint32_t capacity = wanted > limit ? limit : (uint32_t)wanted;
-        if ((uint64_t)count + 1 > capacity || !reallocate(chain, bucket, capacity, UINT32_MAX, low)) {
+        if ((uint64_t)count + 1 > capacity || !reallocate(chain, bucket, capacity, UINT32_MAX, low, in_place)) {
             if (count == 0) delete_bucket(chain, bucket);
             return -1;
         }
@@ -220,8 +249,9 @@ int cdt_table_remove(cdt_chain *chain, cdt_handle handle, uint32_t message) {
     int64_t found = find_entry(chain, bucket, handle);
     if (found < 0) return 0;
     uint32_t index = (uint32_t)found;
+    int in_place = writable(chain, bucket);
     if (bucket->count == 1) {
-        discard_array(chain, bucket);
+        discard_array(chain, bucket, in_place);
         delete_bucket(chain, bucket);
         chain->total_entries -= 1;
         return 0;
@@ -229,7 +259,7 @@ int cdt_table_remove(cdt_chain *chain, cdt_handle handle, uint32_t message) {
     uint32_t count = bucket->count - 1;
     // Shrink an array that is at most an eighth full, so its size stays bounded by its responders.
     int shrink = bucket->capacity > MIN_ENTRIES * 2 && count * 8 < bucket->capacity;
-    if (chain->depth == 0 && !shrink) {
+    if (in_place && !shrink) {
         if (index < count - index) {
             memmove(bucket->entries + 1, bucket->entries, index * sizeof(cdt_entry));
             bucket->entries += 1;
@@ -237,9 +267,10 @@ int cdt_table_remove(cdt_chain *chain, cdt_handle handle, uint32_t message) {
         } else {
             memmove(&bucket->entries[index], &bucket->entries[index + 1], (count - index) * sizeof(cdt_entry));
         }
-    } else if (!reallocate(chain, bucket, shrink ? bucket->capacity / 2 : bucket->capacity, index, UINT32_MAX)) {
+    } else if (!reallocate(chain, bucket, shrink ? bucket->capacity / 2 : bucket->capacity, index, UINT32_MAX,
+                           in_place)) {
         // Copy-on-write (a dispatch may be reading the current array) or shrinking, out of memory.
-        if (chain->depth != 0) return -1; // the running dispatch's array must stay as it is
+        if (!in_place) return -1; // the running dispatch's array must stay as it is
         // Not shrunk, but still correct: remove in place.
         memmove(&bucket->entries[index], &bucket->entries[index + 1], (count - index) * sizeof(cdt_entry));
     }

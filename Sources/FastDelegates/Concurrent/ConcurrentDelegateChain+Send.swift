@@ -40,7 +40,7 @@ extension ConcurrentDelegateChain {
     public func responds<Input, Output>(to message: Message<Input, Output>) -> Bool {
         if forwards.load(ordering: .relaxed) { return respondsForwarding(to: message) }
         let dispatch = enterConcurrentDispatch(readSide, cell: cell)
-        let found = cell.load()._withUnsafeGuaranteedRef { $0.hasLiveResponder(of: message.id) }
+        let found = cell.load(for: dispatch, readSide)._withUnsafeGuaranteedRef { $0.hasLiveResponder(of: message.id) }
         leaveConcurrentDispatch(readSide, dispatch, cell: cell)
         return found
     }
@@ -56,7 +56,7 @@ extension ConcurrentDelegateChain {
         _ body: (AnyObject, Handler<Input, Output>) -> Bool
     ) -> Bool {
         let dispatch = enterConcurrentDispatch(readSide, cell: cell)
-        let snapshot = cell.load()
+        let snapshot = cell.load(for: dispatch, readSide)
         if onlyIfVerified && !snapshot._withUnsafeGuaranteedRef({ $0.isVerified(message.id) }) {
             // A leave of its own, before any walk: what only the checking walk that follows
             // needs (the input, the message) then stays out of the walk's registers.

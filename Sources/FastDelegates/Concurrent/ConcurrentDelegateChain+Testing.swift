@@ -27,10 +27,14 @@ extension ConcurrentDelegateChain {
         locked { $0.list.listedCount }
     }
 
+    /// How many displaced snapshots the chain keeps for dispatches that may still walk them, for
+    /// tests.
+    var retiredSnapshotCountForTesting: Int { cell.retiredCountForTesting }
+
     /// How many entries the published snapshot has, for tests.
     var snapshotEntryCount: Int {
         let dispatch = enterConcurrentDispatch(readSide, cell: cell)
-        let count = cell.load()._withUnsafeGuaranteedRef { $0.entries.count }
+        let count = cell.load(for: dispatch, readSide)._withUnsafeGuaranteedRef { $0.entries.count }
         leaveConcurrentDispatch(readSide, dispatch, cell: cell)
         return count
     }

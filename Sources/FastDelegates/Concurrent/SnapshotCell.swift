@@ -1,3 +1,4 @@
+import CDispatchTable
 import Synchronization
 
 /// The published snapshot of a chain (one atomic pointer, holding one strong reference) and the
@@ -24,10 +25,17 @@ final class SnapshotCell: Sendable {
     let deepDispatches = Atomic<Int>(0)
 
     private struct Retired: Sendable {
+        /// The epoch its replacement advanced the global epoch to, after the swap.
         let epoch: UInt64
+        /// The global epoch read just before it was swapped in.
+        let opened: UInt64
         /// Holds the reference the cell held.
         let snapshot: Unmanaged<ConcurrentSnapshot>
     }
+
+    /// The global epoch read just before the published snapshot was swapped in (0 for the first
+    /// one). Written by the publisher only, under the chain's mutex.
+    private let currentOpened = Atomic<UInt64>(0)
 
     private let retired = HandoffMutex<[Retired]>([])
     /// One reclaimer at a time; a thread that finds it busy leaves a request instead.
@@ -48,13 +56,37 @@ final class SnapshotCell: Sendable {
         for item in retired.withLock({ $0 }) { item.snapshot.release() }
     }
 
-    /// The current snapshot, unretained: valid until the caller's dispatch leaves.
-    /// - Precondition: the calling thread is inside a dispatch of this cell's chain (whose light
-    ///   fence orders this load after the thread's announcement; see `ReadSide`).
+    /// The current snapshot, unretained, for `dispatch` (entered with `enterConcurrentDispatch`
+    /// on this cell, whose light fence orders this load after the thread's announcement; see
+    /// `ReadSide`): valid until it leaves. The only way a send reads the pointer.
+    ///
+    /// The outermost dispatch then holds exactly the snapshot that was published when it
+    /// announced its epoch (or the one that replaced it, if a swap was under way), so that a
+    /// reclaimer may release every other snapshot retired since (`ReaderRecord.mayRead`): if the
+    /// global epoch moved between the announcement and the load, the snapshot loaded may be a
+    /// later one, so the dispatch announces again, marked as holding any snapshot retired after
+    /// it, and loads again. It never reads the snapshot it drops (a reclaimer may have released
+    /// it). Nested dispatches hold any snapshot retired after the outermost announcement.
     @inlinable @inline(__always)
-    func load() -> Unmanaged<ConcurrentSnapshot> {
-        current.load(ordering: .acquiring)
+    func load(for dispatch: AnnouncedDispatch, _ readSide: ReadSide) -> Unmanaged<ConcurrentSnapshot> {
+        let snapshot = current.load(ordering: .acquiring)
+        if dispatch.level != 0 || readSide.epoch.load(ordering: .acquiring) == dispatch.epoch { return snapshot }
+        return reannounce(dispatch, readSide)
     }
+
+    /// The slow path of `load(for:_:)`: announces the current epoch with the mark "holds any
+    /// snapshot retired after it" (the low bit; epochs are even), fences, and loads again.
+    @usableFromInline @inline(never)
+    func reannounce(_ dispatch: AnnouncedDispatch, _ readSide: ReadSide) -> Unmanaged<ConcurrentSnapshot> {
+        dispatch.record._withUnsafeGuaranteedRef { record in
+            record.epoch.store(readSide.epoch.load(ordering: .acquiring) | 1, ordering: .releasing)
+            cdt_light_fence(readSide.asymmetric)
+        }
+        return current.load(ordering: .acquiring)
+    }
+
+    /// How many retired snapshots wait for their readers, for tests.
+    var retiredCountForTesting: Int { retired.withLock { $0.count } }
 
     /// The current snapshot, unretained, for the writer: valid until it publishes another.
     /// - Precondition: the caller may publish (it holds the chain's mutex).
@@ -65,10 +97,15 @@ final class SnapshotCell: Sendable {
     /// Publishes `snapshot` and retires the one it displaces (released by `reclaim` once no
     /// dispatch can be reading it). Only one thread at a time may call this (the chain's mutex).
     func publish(_ snapshot: ConcurrentSnapshot, readSide: ReadSide) {
+        // Before the swap: an outermost dispatch that loads `snapshot` and then finds the global
+        // epoch still at the one it announced announced at least this one.
+        let opened = readSide.epoch.load(ordering: .sequentiallyConsistent)
         let displaced = current.exchange(.passRetained(snapshot), ordering: .sequentiallyConsistent)
         // After the swap: a thread that announces this epoch or a later one reads `snapshot`.
-        let epoch = readSide.epoch.add(1, ordering: .sequentiallyConsistent).newValue
-        retired.withLock { $0.append(Retired(epoch: epoch, snapshot: displaced)) }
+        // By 2, so that epochs stay even: the low bit of an announcement is a mark (`load(for:_:)`).
+        let epoch = readSide.epoch.add(2, ordering: .sequentiallyConsistent).newValue
+        let displacedOpened = currentOpened.exchange(opened, ordering: .relaxed)
+        retired.withLock { $0.append(Retired(epoch: epoch, opened: displacedOpened, snapshot: displaced)) }
         pending.add(1, ordering: .sequentiallyConsistent)
     }
 
@@ -100,7 +137,7 @@ final class SnapshotCell: Sendable {
                     let deep = deepDispatches.load(ordering: .sequentiallyConsistent)
                     for item in candidates {
                         if records.contains(where: {
-                            $0.mayRead(cell: cell, deepDispatches: deep, retiredAt: item.epoch)
+                            $0.mayRead(cell: cell, deepDispatches: deep, openedAt: item.opened, retiredAt: item.epoch)
                         }) {
                             kept.append(item)
                         } else {

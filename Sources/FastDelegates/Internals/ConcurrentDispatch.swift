@@ -3,17 +3,20 @@ import Synchronization
 
 // Entering and leaving a ConcurrentDelegateChain dispatch on the sending thread (see ReadSide.swift).
 
-/// A dispatch that `enterConcurrentDispatch` announced: the thread's record and the dispatch's
-/// nesting level on this thread (0 for the outermost).
+/// A dispatch that `enterConcurrentDispatch` announced: the thread's record, the dispatch's
+/// nesting level on this thread (0 for the outermost) and, for the outermost, the epoch it
+/// announced (`SnapshotCell.load(for:_:)` checks it).
 @usableFromInline
 struct AnnouncedDispatch {
     @usableFromInline let record: Unmanaged<ReaderRecord>
     @usableFromInline let level: Int
+    @usableFromInline let epoch: UInt64
 
     @inlinable
-    init(record: Unmanaged<ReaderRecord>, level: Int) {
+    init(record: Unmanaged<ReaderRecord>, level: Int, epoch: UInt64) {
         self.record = record
         self.level = level
+        self.epoch = epoch
     }
 }
 
@@ -26,6 +29,7 @@ func enterConcurrentDispatch(_ readSide: ReadSide, cell: SnapshotCell) -> Announ
     let record =
         cdt_thread_record().map { Unmanaged<ReaderRecord>.fromOpaque($0) }
         ?? readSide.registerCurrentThread()
+    var epoch: UInt64 = 0
     let level = record._withUnsafeGuaranteedRef { record -> Int in
         let level = record.depth
         if level == 0 {
@@ -54,7 +58,8 @@ func enterConcurrentDispatch(_ readSide: ReadSide, cell: SnapshotCell) -> Announ
             //   sequentially consistent read-modify-writes, ordered with every earlier access.
             // - The leave's `epoch = 0` is `.releasing`: performed only after the dispatch's reads.
             record.chain0.store(cell.address, ordering: .releasing)
-            record.epoch.store(readSide.epoch.load(ordering: .acquiring), ordering: .releasing)
+            epoch = readSide.epoch.load(ordering: .acquiring)
+            record.epoch.store(epoch, ordering: .releasing)
         } else {
             record.enterNested(cell: cell)
         }
@@ -62,7 +67,7 @@ func enterConcurrentDispatch(_ readSide: ReadSide, cell: SnapshotCell) -> Announ
         record.depth = level &+ 1
         return level
     }
-    return AnnouncedDispatch(record: record, level: level)
+    return AnnouncedDispatch(record: record, level: level, epoch: epoch)
 }
 
 /// Leaves a dispatch of `cell`'s chain entered with `enterConcurrentDispatch`. On leaving the

@@ -24,7 +24,13 @@ import Darwin
 // A writer swaps in a new snapshot and *retires* the old one with a fresh epoch E (the global
 // epoch, advanced after the swap). The old snapshot is released once every thread is either
 // outside any dispatch of that chain or announced an epoch >= E: such a thread entered after the
-// swap, so it read the new pointer. A record names the chains its thread is dispatching in
+// swap, so it read the new pointer. Tighter, for an outermost dispatch: after loading the pointer
+// it checks that the global epoch is still the one it announced (`SnapshotCell.load(for:_:)`), so
+// it holds the snapshot swapped in before that epoch was read (each retirement records the epoch
+// read just before its snapshot was swapped in, `opened`), and no snapshot swapped in later: a
+// long handler holds back one snapshot, not every one retired while it runs. If the epoch moved,
+// the dispatch announces again with a mark (the low bit; epochs advance by 2) meaning "any
+// snapshot retired after this", and loads again, never reading the snapshot it drops. A record names the chains its thread is dispatching in
 // (one per nesting level, up to `announcedDepth`; deeper, a count in the record and in the chain),
 // so a long handler of one chain never delays the release of another chain's snapshots. The
 // writer never waits for a reader: a snapshot still in use stays retired, and the last thread
@@ -49,9 +55,10 @@ import Darwin
 final class ReadSide: Sendable {
     static let shared = ReadSide()
 
-    /// Advanced by every retirement. Starts at 1: 0 in a record means "outside".
+    /// Advanced by 2 by every retirement, so that it stays even (an announcement's low bit is a
+    /// mark: see `SnapshotCell.load(for:_:)`). Starts at 2: 0 in a record means "outside".
     @usableFromInline
-    let epoch = Atomic<UInt64>(1)
+    let epoch = Atomic<UInt64>(2)
     /// Whether the heavy fence is the OS's process-wide barrier (`cdt_asymmetric_fences`), so a
     /// send's fences are compiler barriers only.
     @usableFromInline
@@ -103,6 +110,13 @@ final class ReadSide: Sendable {
     /// How many records the list holds, for tests.
     var recordCountForTesting: Int { records.withLock { $0.count } }
 
+    /// Whether the list holds the record at `address`, for tests.
+    func holdsRecordForTesting(_ address: UInt) -> Bool {
+        records.withLock { records in
+            records.contains { UInt(bitPattern: Unmanaged.passUnretained($0).toOpaque()) == address }
+        }
+    }
+
     /// Runs `body` with every thread's record, after a heavy fence: `body` sees every
     /// announcement a send made before its last light fence, and every send's next load after a
     /// light fence sees what this thread stored before calling this.
@@ -122,12 +136,15 @@ final class ReadSide: Sendable {
 
 /// The destructor of the reader records' thread key: takes the ending thread's record out of
 /// the list, so that a mutation's scan costs what the threads alive now cost, not the most that
-/// ever sent; unless the thread ends inside a handler (its record then stays announced and
-/// reserved). Does nothing for nil (the key's value is never nil when the destructor runs; the
+/// ever sent. A thread that ends inside a handler (`pthread_exit` in a handler) reads no
+/// snapshot and runs no call any more: its announcements are withdrawn first (`withdraw`), so
+/// that its chains' retired snapshots can be released and removers waiting for its calls
+/// return. Does nothing for nil (the key's value is never nil when the destructor runs; the
 /// parameter is optional because `pthread_key_create` passes one on Linux).
 func releaseThreadRecord(_ pointer: UnsafeMutableRawPointer?) {
     guard let pointer else { return }
     let record = Unmanaged<ReaderRecord>.fromOpaque(pointer).takeUnretainedValue()
     cdt_thread_set_record(nil)
-    if record.depth == 0 { ReadSide.shared.drop(record) }
+    if record.depth != 0 { record.withdraw() }
+    ReadSide.shared.drop(record)
 }

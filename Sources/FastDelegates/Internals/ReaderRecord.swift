@@ -66,16 +66,27 @@ final class ReaderRecord: @unchecked Sendable {
     }
 
     /// Whether this record's thread may be reading a snapshot of the chain whose cell is `cell`,
-    /// retired at `epoch`. Call it after a heavy fence (`ReadSide.withFencedRecords`).
-    /// `deepDispatches` is the cell's count of dispatches nested deeper than `announcedDepth`.
-    func mayRead(cell: UInt, deepDispatches: Int, retiredAt epoch: UInt64) -> Bool {
-        let announced = self.epoch.load(ordering: .acquiring)
-        guard announced != 0, announced < epoch else { return false }
+    /// swapped in after the global epoch was read as `opened` and retired at `epoch`. Call it
+    /// after a heavy fence (`ReadSide.withFencedRecords`). `deepDispatches` is the cell's count of
+    /// dispatches nested deeper than `announcedDepth`.
+    ///
+    /// A dispatch of the chain nested in another one may read any snapshot retired after the
+    /// thread's announcement. The outermost one, when its announcement is not marked (low bit
+    /// clear), holds only a snapshot swapped in when the epoch was at most the announced one
+    /// (`SnapshotCell.load(for:_:)`): so the snapshots published and replaced while a long handler
+    /// runs are released, and a chain mutated while a handler runs keeps at most two of them.
+    func mayRead(cell: UInt, deepDispatches: Int, openedAt opened: UInt64, retiredAt epoch: UInt64) -> Bool {
+        let raw = self.epoch.load(ordering: .acquiring)
+        let announced = raw & ~1
+        guard raw != 0, announced < epoch else { return false }
         if deepDispatches != 0 && deep.load(ordering: .acquiring) != 0 { return true }
-        return chain0.load(ordering: .acquiring) == cell
-            || chain1.load(ordering: .acquiring) == cell
-            || chain2.load(ordering: .acquiring) == cell
+        let outermost = chain0.load(ordering: .acquiring) == cell
+        if chain1.load(ordering: .acquiring) == cell || chain2.load(ordering: .acquiring) == cell
             || chain3.load(ordering: .acquiring) == cell
+        {
+            return true
+        }
+        return outermost && (raw & 1 != 0 || opened <= announced)
     }
 
     /// The call slot of nesting level `level` (0 ..< `announcedDepth`): what the thread calls now.
@@ -129,6 +140,27 @@ extension ReaderRecord {
     func reclaimDeferred(_ readSide: ReadSide) {
         // A reclaim may run a deinit that dispatches and mutates again, noting more cells.
         while let cell = deferredReclaims.popLast() { cell.reclaim(readSide) }
+    }
+
+    /// Withdraws every announcement of a thread that ends inside a dispatch (from its key's
+    /// destructor, on that thread): no call runs and no snapshot is read any more. The chains'
+    /// retired snapshots are released by their next reclaim; the thread's deferred reclaims are
+    /// dropped (they would run deinits on an ending thread). A dispatch nested deeper than
+    /// `announcedDepth` stays counted in its chain's `deepDispatches` (the record does not know
+    /// which chain): that only makes other threads' deep dispatches of that chain hold its
+    /// snapshots as long as they run, as they would anyway.
+    func withdraw() {
+        for level in 0..<announcedDepth { calls[level].store(0, ordering: .sequentiallyConsistent) }
+        chain1.store(0, ordering: .releasing)
+        chain2.store(0, ordering: .releasing)
+        chain3.store(0, ordering: .releasing)
+        deep.store(0, ordering: .sequentiallyConsistent)
+        epoch.store(0, ordering: .sequentiallyConsistent)
+        depth = 0
+        deferredReclaims.removeAll()
+        // Removers blocked on one of its calls re-check their condition (a wake-up for each,
+        // whatever `waitingRemovers` says: a rare path).
+        cdt_park_wake_all()
     }
 
     /// Undoes `enterNested` (`depth` already decremented, > 0).

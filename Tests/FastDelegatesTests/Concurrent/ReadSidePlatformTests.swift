@@ -8,11 +8,15 @@ import Testing
 /// thread key's destructor and the cache line padding.
 @Suite("Concurrent read side, platform pieces")
 struct ReadSidePlatformTests {
-    /// The destructor gives an ended thread's record back for reuse, keeps one that ended inside
-    /// a handler reserved, and ignores nil (Linux passes an optional pointer, Darwin does not).
-    @Test func theThreadKeyDestructorReleasesTheRecordOfAThreadOutsideAnyDispatch() {
+    /// The destructor gives an ended thread's record back, also one that ended inside a handler
+    /// (its announcements withdrawn first), and ignores nil (Linux passes an optional pointer,
+    /// Darwin does not).
+    @Test func theThreadKeyDestructorReleasesTheRecordOfAnEndedThread() {
         let idle = ReaderRecord(), busy = ReaderRecord()
         busy.depth = 1
+        busy.epoch.store(6, ordering: .relaxed)
+        busy.chain1.store(1, ordering: .relaxed)
+        busy.callSlot(level: 0).pointee.store(1, ordering: .relaxed)
         let done = DispatchSemaphore(value: 0)
         let records = Unchecked((idle, busy))
         // On a thread of its own: the destructor clears the calling thread's record pointer.
@@ -26,7 +30,11 @@ struct ReadSidePlatformTests {
         done.wait()
         let idleOwned = idle.owned.load(ordering: .acquiring), busyOwned = busy.owned.load(ordering: .acquiring)
         #expect(!idleOwned)
-        #expect(busyOwned)
+        #expect(!busyOwned)
+        #expect(busy.depth == 0)
+        #expect(busy.epoch.load(ordering: .acquiring) == 0)
+        #expect(busy.chain1.load(ordering: .acquiring) == 0)
+        #expect(busy.announcedCall(level: 0) == 0)
     }
 
     /// Contended records are padded to the cache line of the architecture: 128 bytes on 64-bit
