@@ -540,15 +540,15 @@ public final class ConcurrentDelegateChain: Sendable, SendableDelegateRegisterin
     }
 
     /// Releases the snapshots that mutations displaced and no dispatch reads any more. From
-    /// inside a handler (of any concurrent chain) it leaves that to the thread's outermost
-    /// dispatch, when it leaves, so that deinits it runs (of removed strong targets) run outside
-    /// every dispatch.
+    /// inside a handler (of any concurrent chain) it releases them too, but parks in the thread's
+    /// record the objects they hold whose deinit may run user code (handlers and strong targets,
+    /// `ReaderRecord.park`), and notes the chain for the thread's outermost dispatch, which lets
+    /// go of them when it leaves: so deinits of removed strong targets and handlers run outside
+    /// every dispatch, and a handler that mutates a chain many times keeps a bounded number of
+    /// snapshots, not one per mutation.
     func reclaimRetired() {
-        if let record = currentDispatchRecord() {
-            record.deferReclaim(of: cell)
-        } else {
-            cell.reclaim(readSide)
-        }
+        cell.reclaim(readSide)
+        if let record = currentDispatchRecord() { record.deferReclaim(of: cell) }
     }
 
     /// Builds and publishes a snapshot of `state`'s listed registrations; the one it displaces
@@ -604,7 +604,13 @@ public final class ConcurrentDelegateChain: Sendable, SendableDelegateRegisterin
 
     private static func sweep(_ state: inout State, garbage: inout Garbage) -> Bool {
         let (dead, left) = state.list.sweep { isAlive($0, &garbage) }
-        for registration in dead { registration.removed.store(true, ordering: .sequentiallyConsistent) }
+        for registration in dead {
+            registration.removed.store(true, ordering: .sequentiallyConsistent)
+            // As `retire`: an unlisted registration holds nothing whose deinit runs user code, so
+            // a reclaim inside a dispatch may release its last reference (`ReaderRecord.park`).
+            garbage.items.append(registration.responses)
+            registration.responses = [:]
+        }
         garbage.items.append(left)
         return !dead.isEmpty
     }
