@@ -86,7 +86,13 @@ final class ReaderRecord: @unchecked Sendable {
     /// dispatches nested deeper than `announcedDepth`.
     ///
     /// A dispatch of the chain nested in another one may read any snapshot retired after the
-    /// thread's announcement. The outermost one, when its announcement is not marked (low bit
+    /// thread's announcement (the cautious rule): it loads the newest snapshot (it must see what
+    /// an outer handler added), and the record names only its chain at its level, not the epoch
+    /// it loaded at, so a reclaimer cannot tell which snapshot that is. Such snapshots are held
+    /// only while the nested dispatch runs (`LongHandlerMemoryTests`); holding exactly one would
+    /// need an epoch per level and the outermost's re-check in every nested load.
+    ///
+    /// The outermost one, when its announcement is not marked (low bit
     /// clear), holds only a snapshot swapped in when the epoch was at most the announced one
     /// (`SnapshotCell.load(for:_:)`): so the snapshots published and replaced while a long handler
     /// runs are released, and a chain mutated while a handler runs keeps at most two of them.

@@ -1,7 +1,7 @@
 import CDispatchTable
 import Dispatch
-import Foundation
 import FastDelegatesTestSupport
+import Foundation
 import Synchronization
 import Testing
 

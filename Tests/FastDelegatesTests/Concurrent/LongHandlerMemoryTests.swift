@@ -177,4 +177,45 @@ struct LongHandlerMemoryTests {
         #expect(chain.retiredSnapshotCountForTesting == 0)
         withExtendedLifetime(trigger) {}
     }
+
+    /// The bound a send of the chain nested in one of its own handlers gets (the "cautious
+    /// rule" of `ReaderRecord.mayRead`): while it runs it may read any snapshot published since
+    /// the outermost send announced itself, so every one displaced meanwhile stays (here the
+    /// nested handler's own mutations: one per mutation); once it returns, the outermost send's
+    /// next reclaim keeps only its own two.
+    @Test func aNestedSendHoldsWhatWasDisplacedWhileItRunsAndNoLonger() {
+        let chain = ConcurrentDelegateChain()
+        let pairs = 50
+        let extra = (0..<pairs).map { _ in Listener() }
+        let counts = HandoffMutex<(nested: Int, afterNested: Int)>((-1, -1))
+        let inner = Listener(), outer = Listener()
+        chain.add(
+            inner,
+            responses: SendableResponses<Listener>().on(M.tick) { [weak chain] _, _ in
+                guard let chain else { return }
+                for target in extra {
+                    chain.add(target, responses: Self.sendableResponses)
+                    chain.remove(target)
+                }
+                let nested = chain.retiredSnapshotCountForTesting
+                counts.withLock { $0.nested = nested }
+            })
+        chain.add(
+            outer,
+            responses: SendableResponses<Listener>().on(M.other) { [weak chain] _, _ in
+                guard let chain else { return }
+                chain.send(M.tick, 1)
+                let target = Listener()
+                chain.add(target, responses: Self.sendableResponses)
+                chain.remove(target)
+                let afterNested = chain.retiredSnapshotCountForTesting
+                counts.withLock { $0.afterNested = afterNested }
+            })
+        chain.send(M.other, 1)
+        let (nested, afterNested) = counts.withLock { $0 }
+        #expect(nested >= 2 * pairs - 1 && nested <= 2 * pairs + 1, "retired while nested: \(nested)")
+        #expect(afterNested <= 2, "retired after the nested send returned: \(afterNested)")
+        #expect(chain.retiredSnapshotCountForTesting == 0)
+        withExtendedLifetime((extra, inner, outer)) {}
+    }
 }
