@@ -202,7 +202,7 @@ final class ConcurrentSnapshot: @unchecked Sendable {
         of message: Message<Input, Output>, record: ReaderRecord, level: Int, readSide: ReadSide,
         _ body: (AnyObject, Handler<Input, Output>) -> Bool
     ) -> Bool {
-        guard level < announcedDepth else { return forEachCountedResponder(of: message, record: record, body) }
+        guard level < announcedDepth else { return forEachCountedResponder(of: message, body) }
         let range = responders(of: message.id)
         // Two walks, so that neither tests the kind of fence for each responder.
         if readSide.asymmetric {
@@ -246,19 +246,18 @@ final class ConcurrentSnapshot: @unchecked Sendable {
 
     /// `forEachResponder` for a dispatch nested deeper than `announcedDepth` (rare): each call is
     /// announced in the registration's `inFlight` counter (sequentially consistent) before its
-    /// `removed` flag is checked, and noted in `record` (`ReaderRecord.beginDeepCall`), so that a
+    /// `removed` flag is checked, and noted in the thread's record (`beginDeepCall`), so that a
     /// thread that ends inside the call takes it back.
     @inlinable @inline(__always)
     func forEachCountedResponder<Input, Output>(
-        of message: Message<Input, Output>, record: ReaderRecord,
-        _ body: (AnyObject, Handler<Input, Output>) -> Bool
+        of message: Message<Input, Output>, _ body: (AnyObject, Handler<Input, Output>) -> Bool
     ) -> Bool {
         var sawDead = false
         for index in responders(of: message.id) {
             let entry = entries[index]
             let stop = entry.registration._withUnsafeGuaranteedRef { registration -> Bool in
-                record.beginDeepCall(of: registration)
-                defer { record.endDeepCall(of: registration) }
+                beginDeepCall(of: registration)
+                defer { endDeepCall(of: registration) }
                 // Sequentially consistent, as the announcement: no fence orders them otherwise.
                 if registration.removed.load(ordering: .sequentiallyConsistent) { return false }
                 return call(entry, registration, sawDead: &sawDead, body)

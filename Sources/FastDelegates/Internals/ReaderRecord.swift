@@ -144,22 +144,6 @@ extension ReaderRecord {
         }
     }
 
-    /// Announces a call of `registration` in a dispatch nested deeper than `announcedDepth`: in
-    /// its `inFlight` counter (sequentially consistent, before the caller checks `removed`), and
-    /// in `deepCalls`, for `withdraw`.
-    @usableFromInline
-    func beginDeepCall(of registration: ConcurrentRegistration) {
-        deepCalls.append(registration)
-        registration.inFlight.wrappingAdd(callUnit, ordering: .sequentiallyConsistent)
-    }
-
-    /// Ends a call announced with `beginDeepCall`.
-    @usableFromInline
-    func endDeepCall(of registration: ConcurrentRegistration) {
-        endCall(of: registration)
-        deepCalls.removeLast()
-    }
-
     /// Notes that `cell`'s retired snapshots are to be released when this thread's outermost
     /// dispatch leaves.
     @usableFromInline
@@ -247,5 +231,26 @@ extension ReaderRecord {
             cell.deepDispatches.subtract(1, ordering: .sequentiallyConsistent)
             deepCells.removeLast()
         }
+    }
+}
+
+/// Announces a call of `registration` in a dispatch nested deeper than `announcedDepth` (so the
+/// thread has a record): in its `inFlight` counter (sequentially consistent, before the caller
+/// checks `removed`), and in the record's `deepCalls`, for `withdraw`. Not inlined: the walk's
+/// rare path stays a call, and the common path's code stays as it was.
+@usableFromInline @inline(never)
+func beginDeepCall(of registration: ConcurrentRegistration) {
+    if let pointer = cdt_thread_record() {
+        Unmanaged<ReaderRecord>.fromOpaque(pointer).takeUnretainedValue().deepCalls.append(registration)
+    }
+    registration.inFlight.wrappingAdd(callUnit, ordering: .sequentiallyConsistent)
+}
+
+/// Ends a call announced with `beginDeepCall`.
+@usableFromInline @inline(never)
+func endDeepCall(of registration: ConcurrentRegistration) {
+    endCall(of: registration)
+    if let pointer = cdt_thread_record() {
+        Unmanaged<ReaderRecord>.fromOpaque(pointer).takeUnretainedValue().deepCalls.removeLast()
     }
 }
