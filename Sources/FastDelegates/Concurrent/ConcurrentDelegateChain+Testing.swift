@@ -31,6 +31,10 @@ extension ConcurrentDelegateChain {
     /// tests.
     var retiredSnapshotCountForTesting: Int { cell.retiredCountForTesting }
 
+    /// How many dispatches of this chain nested deeper than `announcedDepth` run now, on any
+    /// thread, for tests.
+    var deepDispatchCountForTesting: Int { cell.deepDispatches.load(ordering: .sequentiallyConsistent) }
+
     /// How many entries the published snapshot has, for tests.
     var snapshotEntryCount: Int {
         let dispatch = enterConcurrentDispatch(readSide, cell: cell)

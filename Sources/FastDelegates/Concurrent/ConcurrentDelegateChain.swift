@@ -63,12 +63,20 @@ import Synchronization
 ///   one per mutation. Measured, in two runs: 0.59 and 1.4 ms per mutation (0.70 and 1.6 ms with
 ///   no handler running, in the same runs), and 20,000 mutations during one handler grew the
 ///   process by 0 MB (before this bound: 2.4 ms per mutation and 2,615 MB).
+/// - Mutating from inside a handler (of any concurrent chain): each mutation releases the
+///   snapshots displaced before it that no send reads, so the thread's own send holds its one
+///   (or two) and the chain keeps about as many as above, not one per mutation. Their removed
+///   handlers and strong targets are parked in the thread's record (each once) until its
+///   outermost send returns, so that their deinits run outside every send: O(1) memory per
+///   distinct removed handler or target, nothing per mutation. Measured: 2,000 add/remove pairs
+///   inside one handler on 100 listeners leave 2 retired snapshots (2,000 before).
 /// - The worst case is a long dispatch that may read any newer snapshot: a send of this chain
 ///   nested in a handler of it (or in a handler more than three sends deep) holds every snapshot
-///   displaced while it runs, and the mutations a handler makes itself (of any concurrent chain)
-///   leave their displaced snapshots to the thread's outermost send, which releases them when it
-///   returns (so that deinits they run, of removed strong targets, run outside every send):
-///   O(*n* + *e*) memory per such mutation until then.
+///   displaced while it runs, O(*n* + *e*) memory per mutation made meanwhile, released by the
+///   first mutation after it returns. It cannot hold just one: it must see what the handler
+///   added before it, so it loads the newest snapshot, not its outer send's, and its thread's
+///   record names the chain at its level, not the snapshot it loaded (naming it would take an
+///   epoch per level and a re-check in every nested send).
 ///
 /// Handlers are `@Sendable`, since they run on whatever thread sends: the chain takes
 /// ``SendableResponses`` and ``AnySendableResponder`` only, and a ``DelegateResponder`` whose
@@ -540,15 +548,15 @@ public final class ConcurrentDelegateChain: Sendable, SendableDelegateRegisterin
     }
 
     /// Releases the snapshots that mutations displaced and no dispatch reads any more. From
-    /// inside a handler (of any concurrent chain) it leaves that to the thread's outermost
-    /// dispatch, when it leaves, so that deinits it runs (of removed strong targets) run outside
-    /// every dispatch.
+    /// inside a handler (of any concurrent chain) it releases them too, but parks in the thread's
+    /// record the objects they hold whose deinit may run user code (handlers and strong targets,
+    /// `ReaderRecord.park`), and notes the chain for the thread's outermost dispatch, which lets
+    /// go of them when it leaves: so deinits of removed strong targets and handlers run outside
+    /// every dispatch, and a handler that mutates a chain many times keeps a bounded number of
+    /// snapshots, not one per mutation.
     func reclaimRetired() {
-        if let record = currentDispatchRecord() {
-            record.deferReclaim(of: cell)
-        } else {
-            cell.reclaim(readSide)
-        }
+        cell.reclaim(readSide)
+        if let record = currentDispatchRecord() { record.deferReclaim(of: cell) }
     }
 
     /// Builds and publishes a snapshot of `state`'s listed registrations; the one it displaces
@@ -604,7 +612,13 @@ public final class ConcurrentDelegateChain: Sendable, SendableDelegateRegisterin
 
     private static func sweep(_ state: inout State, garbage: inout Garbage) -> Bool {
         let (dead, left) = state.list.sweep { isAlive($0, &garbage) }
-        for registration in dead { registration.removed.store(true, ordering: .sequentiallyConsistent) }
+        for registration in dead {
+            registration.removed.store(true, ordering: .sequentiallyConsistent)
+            // As `retire`: an unlisted registration holds nothing whose deinit runs user code, so
+            // a reclaim inside a dispatch may release its last reference (`ReaderRecord.park`).
+            garbage.items.append(registration.responses)
+            registration.responses = [:]
+        }
         garbage.items.append(left)
         return !dead.isEmpty
     }

@@ -109,8 +109,11 @@ final class SnapshotCell: Sendable {
         pending.add(1, ordering: .sequentiallyConsistent)
     }
 
-    /// Releases every retired snapshot that no thread can still be reading. Call it outside any
-    /// dispatch when possible: the releases may run deinits of removed strong targets.
+    /// Releases every retired snapshot that no thread can still be reading. Outside every
+    /// dispatch, the releases may run deinits of removed strong targets and handlers; inside one
+    /// (a mutation made by a handler), the objects a released snapshot holds whose deinit may run
+    /// user code are parked in the thread's record first (`ReaderRecord.park`), and let go of
+    /// when its outermost dispatch leaves.
     ///
     /// Never waits: if another thread is reclaiming, this leaves a request that it serves
     /// before it returns (it re-checks the requests after letting go of `reclaiming`).
@@ -149,6 +152,11 @@ final class SnapshotCell: Sendable {
                 pending.subtract(free.count, ordering: .sequentiallyConsistent)
             }
             reclaiming.store(false, ordering: .sequentiallyConsistent)
+            if !free.isEmpty, let record = currentDispatchRecord() {
+                // Inside a dispatch: no deinit of a target or a handler may run here.
+                for snapshot in free { snapshot._withUnsafeGuaranteedRef { record.park($0.owners) } }
+                record.deferReclaim(of: self)
+            }
             // Outside every lock: a release may run a deinit that uses a chain.
             for snapshot in free { snapshot.release() }
             if requests.load(ordering: .sequentiallyConsistent) == seen { return }

@@ -110,6 +110,12 @@ final class ReadSide: Sendable {
     /// How many records the list holds, for tests.
     var recordCountForTesting: Int { records.withLock { $0.count } }
 
+    /// How many objects this thread's record parks (`ReaderRecord.park`), for tests.
+    var parkedCountForTesting: Int {
+        guard let pointer = cdt_thread_record() else { return 0 }
+        return Unmanaged<ReaderRecord>.fromOpaque(pointer).takeUnretainedValue().parked.count
+    }
+
     /// Whether the list holds the record at `address`, for tests.
     func holdsRecordForTesting(_ address: UInt) -> Bool {
         records.withLock { records in

@@ -47,6 +47,19 @@ final class ReaderRecord: @unchecked Sendable {
     /// thread touches it.
     @usableFromInline @exclusivity(unchecked)
     var deferredReclaims: [SnapshotCell] = []
+    /// What snapshots released inside a dispatch held whose deinit may run user code (handlers
+    /// and strong targets; see `park`), one reference each, let go of when the thread's outermost
+    /// dispatch leaves. Only the owning thread touches it.
+    @exclusivity(unchecked)
+    var parked: [ObjectIdentifier: AnyObject] = [:]
+    /// The cell of the chain dispatched at each nesting level deeper than `announcedDepth`, and
+    /// the registration called at each such level: what a thread that ends that deep must take
+    /// back (`withdraw`). Only the owning thread touches them; capacity for a few levels is
+    /// reserved up front, so that a deep send allocates only beyond them.
+    @exclusivity(unchecked)
+    var deepCells: [SnapshotCell] = []
+    @exclusivity(unchecked)
+    var deepCalls: [ConcurrentRegistration] = []
     /// Whether a live thread owns this record (records of ended threads are reused).
     let owned = Atomic<Bool>(true)
     private let trailingPad: CacheLinePad = cacheLinePadding
@@ -58,6 +71,8 @@ final class ReaderRecord: @unchecked Sendable {
         calls = UnsafeMutableRawPointer.allocate(byteCount: line, alignment: line)
             .bindMemory(to: Atomic<UInt>.self, capacity: announcedDepth)
         for level in 0..<announcedDepth { (calls + level).initialize(to: Atomic(0)) }
+        deepCells.reserveCapacity(announcedDepth)
+        deepCalls.reserveCapacity(announcedDepth)
     }
 
     deinit {
@@ -71,7 +86,13 @@ final class ReaderRecord: @unchecked Sendable {
     /// dispatches nested deeper than `announcedDepth`.
     ///
     /// A dispatch of the chain nested in another one may read any snapshot retired after the
-    /// thread's announcement. The outermost one, when its announcement is not marked (low bit
+    /// thread's announcement (the cautious rule): it loads the newest snapshot (it must see what
+    /// an outer handler added), and the record names only its chain at its level, not the epoch
+    /// it loaded at, so a reclaimer cannot tell which snapshot that is. Such snapshots are held
+    /// only while the nested dispatch runs (`LongHandlerMemoryTests`); holding exactly one would
+    /// need an epoch per level and the outermost's re-check in every nested load.
+    ///
+    /// The outermost one, when its announcement is not marked (low bit
     /// clear), holds only a snapshot swapped in when the epoch was at most the announced one
     /// (`SnapshotCell.load(for:_:)`): so the snapshots published and replaced while a long handler
     /// runs are released, and a chain mutated while a handler runs keeps at most two of them.
@@ -117,6 +138,7 @@ extension ReaderRecord {
         case 2: chain2.store(cell.address, ordering: .releasing)
         case 3: chain3.store(cell.address, ordering: .releasing)
         default:
+            deepCells.append(cell)
             cell.deepDispatches.add(1, ordering: .sequentiallyConsistent)
             deep.add(1, ordering: .sequentiallyConsistent)
         }
@@ -138,19 +160,51 @@ extension ReaderRecord {
 
     @usableFromInline
     func reclaimDeferred(_ readSide: ReadSide) {
-        // A reclaim may run a deinit that dispatches and mutates again, noting more cells.
-        while let cell = deferredReclaims.popLast() { cell.reclaim(readSide) }
+        // A reclaim or a release may run a deinit that dispatches and mutates again, noting more
+        // cells or parking more objects.
+        while true {
+            while let cell = deferredReclaims.popLast() { cell.reclaim(readSide) }
+            if parked.isEmpty { return }
+            releaseParked()
+        }
     }
+
+    /// Keeps a reference to each object of a snapshot's `owners` whose deinit may run user code,
+    /// before a reclaim inside a dispatch releases the snapshot: its handlers and strong targets
+    /// (a handler's deinit releases what its closure captured). Not its registrations: one that
+    /// is no longer listed holds no target or handler (`retire`, `sweep`), and one still listed
+    /// is held by its chain. Each object is parked once, however many snapshots held it, so the
+    /// record holds the handlers and strong targets removed meanwhile and those of the chain, not
+    /// one snapshot per mutation. The owning thread only, inside a dispatch; every parked object
+    /// is let go of by `reclaimDeferred` (the caller notes a chain with `deferReclaim`).
+    func park(_ owners: [AnyObject]) {
+        for object in owners where !(object is ConcurrentRegistration) {
+            parked[ObjectIdentifier(object)] = object
+        }
+    }
+
+    /// Lets go of the parked objects (outside every dispatch: `depth` is 0). Their deinits may
+    /// dispatch, mutate and park again.
+    func releaseParked() {
+        var objects: [ObjectIdentifier: AnyObject] = [:]
+        swap(&objects, &parked)
+        withExtendedLifetime(objects) {}
+    }
+
+    /// How many objects the record parks, for tests.
+    var parkedCountForTesting: Int { parked.count }
 
     /// Withdraws every announcement of a thread that ends inside a dispatch (from its key's
     /// destructor, on that thread): no call runs and no snapshot is read any more. The chains'
     /// retired snapshots are released by their next reclaim; the thread's deferred reclaims are
-    /// dropped (they would run deinits on an ending thread). A dispatch nested deeper than
-    /// `announcedDepth` stays counted in its chain's `deepDispatches` (the record does not know
-    /// which chain): that only makes other threads' deep dispatches of that chain hold its
-    /// snapshots as long as they run, as they would anyway.
+    /// dropped (they would run deinits on an ending thread). However deep the thread was, its
+    /// dispatches nested deeper than `announcedDepth` are taken out of their chains'
+    /// `deepDispatches`, and its calls there out of their registrations' `inFlight` (waking a
+    /// remover waiting for them), as `deepCells` and `deepCalls` list them.
     func withdraw() {
         for level in 0..<announcedDepth { calls[level].store(0, ordering: .sequentiallyConsistent) }
+        while let registration = deepCalls.popLast() { endCall(of: registration) }
+        while let cell = deepCells.popLast() { cell.deepDispatches.subtract(1, ordering: .sequentiallyConsistent) }
         chain1.store(0, ordering: .releasing)
         chain2.store(0, ordering: .releasing)
         chain3.store(0, ordering: .releasing)
@@ -158,6 +212,8 @@ extension ReaderRecord {
         epoch.store(0, ordering: .sequentiallyConsistent)
         depth = 0
         deferredReclaims.removeAll()
+        // Outside every dispatch now: their deinits may run (on the ending thread).
+        releaseParked()
         // Removers blocked on one of its calls re-check their condition (a wake-up for each,
         // whatever `waitingRemovers` says: a rare path).
         cdt_park_wake_all()
@@ -173,6 +229,28 @@ extension ReaderRecord {
         default:
             deep.subtract(1, ordering: .sequentiallyConsistent)
             cell.deepDispatches.subtract(1, ordering: .sequentiallyConsistent)
+            deepCells.removeLast()
         }
+    }
+}
+
+/// Announces a call of `registration` in a dispatch nested deeper than `announcedDepth` (so the
+/// thread has a record): in its `inFlight` counter (sequentially consistent, before the caller
+/// checks `removed`), and in the record's `deepCalls`, for `withdraw`. Not inlined: the walk's
+/// rare path stays a call, and the common path's code stays as it was.
+@usableFromInline @inline(never)
+func beginDeepCall(of registration: ConcurrentRegistration) {
+    if let pointer = cdt_thread_record() {
+        Unmanaged<ReaderRecord>.fromOpaque(pointer).takeUnretainedValue().deepCalls.append(registration)
+    }
+    registration.inFlight.wrappingAdd(callUnit, ordering: .sequentiallyConsistent)
+}
+
+/// Ends a call announced with `beginDeepCall`.
+@usableFromInline @inline(never)
+func endDeepCall(of registration: ConcurrentRegistration) {
+    endCall(of: registration)
+    if let pointer = cdt_thread_record() {
+        Unmanaged<ReaderRecord>.fromOpaque(pointer).takeUnretainedValue().deepCalls.removeLast()
     }
 }

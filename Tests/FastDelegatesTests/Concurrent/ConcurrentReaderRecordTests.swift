@@ -1,6 +1,7 @@
 import CDispatchTable
 import Dispatch
 import FastDelegatesTestSupport
+import Foundation
 import Synchronization
 import Testing
 
@@ -116,6 +117,51 @@ struct ConcurrentReaderRecordTests {
         #expect(chain.retiredSnapshotCountForTesting == 0)
         #expect(chain.remove(exiter))
         withExtendedLifetime(probe) {}
+    }
+
+    final class DeepExiter: @unchecked Sendable {
+        // Sound: written by the exiting thread before it ends and read after the join.
+        var record: UInt = 0
+        var depth = 0
+    }
+
+    /// A thread that ends inside a call more than `announcedDepth` sends deep gives back what
+    /// those levels counted: the chain's deep dispatches and the calls its registration counts
+    /// in `inFlight`, so a removal of that target returns. (Before, the removal waited forever
+    /// for the call the thread never finished, and the chain kept counting its deep dispatches.)
+    @Test(arguments: [announcedDepth + 1, announcedDepth + 3])
+    func aThreadThatEndsDeepInsideNestedSendsGivesEverythingBack(sends: Int) {
+        let exiter = DeepExiter()
+        let chain = ConcurrentDelegateChain()
+        chain.add(
+            exiter,
+            responses: SendableResponses<DeepExiter>().on(Scroll.didScroll) { [weak chain] me, _ in
+                me.depth += 1
+                if me.depth < sends {
+                    chain?.send(Scroll.didScroll, me.depth)
+                } else {
+                    me.record = UInt(bitPattern: cdt_thread_record())
+                    pthread_exit(nil)
+                }
+            })
+        Self.runOnThread { chain.send(Scroll.didScroll, 0) }
+        #expect(exiter.depth == sends)
+        #expect(exiter.record != 0)
+        #expect(!ReadSide.shared.holdsRecordForTesting(exiter.record), "the ended thread's record stays listed")
+        #expect(chain.deepDispatchCountForTesting == 0)
+        // The removal waits for the calls it thinks run: on another thread, so that a wait that
+        // never ends fails the test instead of hanging it.
+        let removed = DispatchSemaphore(value: 0)
+        let result = Mutex<Bool?>(nil)
+        let remover = Thread {
+            let removedIt = chain.remove(exiter)
+            result.withLock { $0 = removedIt }
+            removed.signal()
+        }
+        remover.start()
+        #expect(removed.wait(timeout: .now() + 20) == .success, "the removal waits for a call of an ended thread")
+        #expect(result.withLock { $0 } == true)
+        #expect(chain.retiredSnapshotCountForTesting == 0)
     }
 
     @Test func endedThreadsGiveTheirRecordsBack() {

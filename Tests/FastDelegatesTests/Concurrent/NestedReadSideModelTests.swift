@@ -12,8 +12,12 @@ import Testing
 // as in the code). A reclaim of chain C judges each listed record as `ReaderRecord.mayRead`
 // does, one load per step after the heavy fence: the epoch, then level 0's chain, then level 1's.
 // One writer per chain, serialized by that chain's mutex. A reader's outer handler may also
-// publish to a chain (a mutation inside a handler: no reclaim, as `reclaimRetired` does inside a
-// dispatch). `deferredReclaims` (the default) models what the code does
+// publish to a chain (a mutation inside a handler). The model's handler does not reclaim then;
+// the code's `reclaimRetired` now does (the same reclaim a writer runs, scanning the thread's own
+// record too, and parking the released snapshots' handlers and strong targets in it instead of
+// releasing them: `ReaderRecord.park`), and also notes the chain for the outermost leave, as
+// modelled; `releasesOutsideDispatches` below stands for "no handler or target of a released
+// snapshot is let go of inside a dispatch". `deferredReclaims` (the default) models what the code does
 // (`ReaderRecord.deferredReclaims`): a nested leave that sees `pending` and a mutation inside a
 // handler only note their chain in the record, and the outermost leave reclaims the noted
 // chains; `deferredReclaims: false` is the earlier protocol, whose defects the tests show. Checked as in the one-chain model; `releasesOutsideDispatches`

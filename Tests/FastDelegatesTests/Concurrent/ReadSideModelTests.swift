@@ -22,10 +22,15 @@ import Testing
 //
 // The models:
 // - the read side (`ReadSide`, `SnapshotCell`): readers register their record (once, under the
-//   records' mutex), announce an epoch (buffered), load the snapshot pointer, use the snapshot,
-//   leave (store 0, buffered), load `pending` and the epoch, and reclaim if a retirement
-//   overlapped them; writers swap the pointer, retire the old snapshot with a new epoch, count
-//   it and reclaim. A reclaim takes the candidates, lists the registered records, runs the heavy
+//   records' mutex), announce an epoch (buffered), load the snapshot pointer, re-load the global
+//   epoch and, if it moved, announce it again with the mark (the low bit: "holds any snapshot
+//   retired after this", buffered) and load the pointer again (`SnapshotCell.load(for:_:)`), use
+//   the snapshot, leave (store 0, buffered), load `pending` and the epoch, and reclaim if a
+//   retirement overlapped them; writers load the epoch (`opened`), swap the pointer, advance the
+//   epoch by 2, retire the old snapshot with the new epoch and the epoch read before its own
+//   swap, count it and reclaim. A reclaim keeps a candidate for a record as `ReaderRecord.mayRead`
+//   does for an outermost dispatch: announced before its retirement, and marked or announced at
+//   or after its `opened`. A reclaim takes the candidates, lists the registered records, runs the heavy
 //   fence (or, in `.skippedWhenAlone` mode as in `withFencedRecords`, only its own fence when no
 //   other listed thread has a record) and scans the listed records. Checked: no snapshot is used
 //   after it is released, and once every thread is done every displaced snapshot is released.
@@ -195,10 +200,17 @@ struct ReadSideModel: Hashable {
         /// candidates: a reader that registers in between, and loads the pointer before the swap
         /// of a candidate, is not scanned.
         case recordsListedBeforeCandidates
+        /// The reader uses the snapshot it loaded without re-checking the global epoch (and so
+        /// never re-announces with the mark), while the reclaimer still releases every snapshot
+        /// swapped in after the announced epoch: it may have loaded one of those.
+        case noEpochRecheck
     }
 
     struct Retired: Hashable {
+        /// The epoch its replacement advanced the global epoch to.
         var epoch: Int
+        /// The global epoch read just before it was swapped in (`SnapshotCell.Retired.opened`).
+        var opened: Int
         var snapshot: Int
     }
 
@@ -211,8 +223,10 @@ struct ReadSideModel: Hashable {
         var role: Role
         var pc = 0
         var done = false
-        /// The announced epoch (readers), the pointer read, the request count seen.
-        var announced = 0, pointer = 0, seen = 0
+        /// The announced epoch (readers; with the mark, the low bit, after a re-announcement; the
+        /// writer's new epoch), the pointer read, the request count seen, and the global epoch a
+        /// writer read before its swap (`opened`).
+        var announced = 0, pointer = 0, seen = 0, opened = 0
         /// Whether the leaving reader saw `pending` nonzero.
         var sawPending = false
         var remaining = 0
@@ -228,8 +242,11 @@ struct ReadSideModel: Hashable {
 
     let defect: Defect
     let fence: HeavyFenceMode
-    var epoch = 1
+    /// The global epoch: even, advanced by 2 (the low bit of an announcement is the mark).
+    var epoch = 2
     var current = 0
+    /// The global epoch read just before the published snapshot was swapped in (0 for the first).
+    var currentOpened = 0
     var nextSnapshot = 1
     var retired: [Retired] = []
     var pending = 0
@@ -257,9 +274,13 @@ struct ReadSideModel: Hashable {
             + writers.map { Thread(role: .writer, pc: 10, remaining: $0) }
     }
 
-    // Program counters. Reader: 0 register (once) or load the epoch, 1 announce (store), 2 load
-    // the pointer, 3 use, 4 leave (store 0), 5 load pending, 6 load the epoch. Writer: 10 take
-    // the chain's mutex and swap, 11 advance the epoch, 12 append, 13 count it and unlock. Reclaim (both): 20 request, 21 try to become
+    // Program counters. Reader (`enterConcurrentDispatch`, `SnapshotCell.load(for:_:)`,
+    // `leaveConcurrentDispatch`): 0 register (once) or load the epoch, 1 announce (store), 2 load
+    // the pointer, 7 re-load the epoch: unchanged, go on to 3; moved, 8 announce it with the mark
+    // (store) and 9 load the pointer again (the snapshot loaded first is never used); 3 use, 4
+    // leave (store 0), 5 load pending, 6 load the epoch. Writer (`SnapshotCell.publish`): 10 take
+    // the chain's mutex and load the epoch (`opened`), 14 swap, 11 advance the epoch by 2, 12
+    // append (with the displaced one's `opened`), 13 count it and unlock. Reclaim (both): 20 request, 21 try to become
     // the reclaimer, 22 read requests, 23 take the candidates, 29 list the records, 30 fence,
     // 24 scan one record, 25 put back the kept and count down, 26 let go, 27 release, 28
     // re-check the requests.
@@ -280,6 +301,20 @@ struct ReadSideModel: Hashable {
             guard records.store(thread.announced, by: index) else { return false }
             thread.pc = defect == .announceAfterLoad ? 3 : 2
         case 2:
+            thread.pointer = current
+            thread.pc = defect == .noEpochRecheck ? 3 : 7
+        case 7:
+            if epoch == thread.announced {
+                thread.pc = 3
+            } else {
+                thread.announced = epoch | 1
+                thread.pointer = 0
+                thread.pc = 8
+            }
+        case 8:
+            guard records.store(thread.announced, by: index) else { return false }
+            thread.pc = 9
+        case 9:
             thread.pointer = current
             thread.pc = 3
         case 3:
@@ -304,17 +339,21 @@ struct ReadSideModel: Hashable {
             } else {
                 guard !publishing else { return false }
                 publishing = true
-                thread.pointer = current
-                current = nextSnapshot
-                nextSnapshot += 1
-                thread.pc = 11
+                thread.opened = epoch
+                thread.pc = 14
             }
+        case 14:
+            thread.pointer = current
+            current = nextSnapshot
+            nextSnapshot += 1
+            thread.pc = 11
         case 11:
-            epoch += 1
+            epoch += 2
             thread.announced = epoch
             thread.pc = 12
         case 12:
-            retired.append(Retired(epoch: thread.announced, snapshot: thread.pointer))
+            retired.append(Retired(epoch: thread.announced, opened: currentOpened, snapshot: thread.pointer))
+            currentOpened = thread.opened
             thread.pc = 13
         case 13:
             pending += 1
@@ -356,10 +395,15 @@ struct ReadSideModel: Hashable {
             thread.scanned = nextListed(thread.listed, from: 0)
             thread.pc = thread.scanned < readerCount ? 24 : 25
         case 24:
-            let announced =
+            let raw =
                 thread.role == .reader && thread.scanned == index
                 ? records.ownLoad(index) : records.memory[thread.scanned]
-            for (offset, item) in thread.candidates.enumerated() where announced != 0 && announced < item.epoch {
+            // `ReaderRecord.mayRead` for an outermost dispatch of the chain: it holds a snapshot
+            // retired after its announcement only if marked, or if the snapshot was swapped in
+            // while the epoch was at most the announced one.
+            let announced = raw & ~1
+            for (offset, item) in thread.candidates.enumerated()
+            where raw != 0 && announced < item.epoch && (raw & 1 != 0 || item.opened <= announced) {
                 thread.blocked[offset] = true
             }
             thread.scanned = nextListed(thread.listed, from: thread.scanned + 1)
@@ -794,6 +838,7 @@ struct ReadSideModelTests {
             (.noRequests, [1], [2], .always, stranded),
             (.noHeavyFence, [1], [1], .always, stranded),
             (.recordsListedBeforeCandidates, [1], [1, 1], .skippedWhenAlone, usedAfterRelease),
+            (.noEpochRecheck, [1], [3], .always, usedAfterRelease),
         ] as [(ReadSideModel.Defect, [Int], [Int], HeavyFenceMode, String)])
     func readSideDefectsAreFound(
         defect: ReadSideModel.Defect, readers: [Int], writers: [Int], fence: HeavyFenceMode, expected: String
