@@ -8,6 +8,16 @@ protocol NestingChain: AnyObject {
     func nests(_ chain: AnyObject) -> Bool
 }
 
+extension NestingChain {
+    /// Stops the program when nesting `nested` in this chain would make a proxy a listener of
+    /// itself.
+    func preconditionNoCycle(nesting nested: Self) {
+        precondition(
+            nested !== self && !nested.nests(self),
+            "FastDelegates: a proxy cannot be a listener of itself, directly or through other proxies")
+    }
+}
+
 extension Forwarding {
     /// How a handler of `message` walks `chain`, the chain of a proxy that is a listener of
     /// another: a plain send walks its responders, a requirement send its implementing listeners,
@@ -54,9 +64,7 @@ extension DelegateChain: NestingChain {
         -> DelegateToken
     {
         guard let nested else { return add(responder, retention: retention) }
-        precondition(
-            nested !== self && !nested.nests(self),
-            "FastDelegates: a proxy cannot be a listener of itself, directly or through other proxies")
+        preconditionNoCycle(nesting: nested)
         return add(responder.nested(in: nested), retention: retention)
     }
 
@@ -93,9 +101,7 @@ extension ConcurrentDelegateChain: NestingChain {
         -> ConcurrentDelegateToken
     {
         guard let nested else { return add(responder, retention: retention) }
-        precondition(
-            nested !== self && !nested.nests(self),
-            "FastDelegates: a proxy cannot be a listener of itself, directly or through other proxies")
+        preconditionNoCycle(nesting: nested)
         return add(responder.nested(in: nested), retention: retention)
     }
 
