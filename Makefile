@@ -113,7 +113,7 @@ docs-check:
 	@$(TIMED) $(FORGET_DESCRIPTION) BUILD_FLAGS="$(DEBUG_FLAGS)" scripts/docs-check.sh
 
 ## Regenerates the hand-written forwarders of the benchmark (HandWrittenWeak+Generated.swift) and
-## the checked-in @DelegateProxy expansions it compiles (BenchScrollDelegate+Generated.swift, BenchFrameDelegate+Generated.swift),
+## the checked-in @DelegateProxy expansions it compiles (BenchScrollDelegate+Generated.swift and its copies, BenchFrameDelegate+Generated.swift),
 ## and FastDelegatesFoundation's proxies (Sources/FastDelegatesFoundation/*+Generated.swift).
 generate:
 	scripts/generate-handwritten-weak.py

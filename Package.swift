@@ -92,6 +92,10 @@ let package = Package(
         .target(
             name: "PureSwiftProxy"
         ),
+        // The benchmark's code pads: copies of a runner's timed loop at other offsets (issue 46).
+        .target(
+            name: "CCodePlacement"
+        ),
         .executableTarget(
             name: "fastdelegates-bench",
             dependencies: [
@@ -99,6 +103,7 @@ let package = Package(
                 "FastDelegatesFoundation",
                 // The Swift runtime's entry points, for the zeroing floor (cdt_swift_runtime.h).
                 "CDispatchTable",
+                "CCodePlacement",
                 "PureSwiftProxy",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OpenCombine", package: "OpenCombine"),

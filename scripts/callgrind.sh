@@ -20,7 +20,9 @@
 # Environment: CALLGRIND_SCENARIO, what the print mode counts: tick (default) or first (the
 # non-void first-responder query); CALLGRIND_SCRATCH, the build's scratch path (default .build); CALLGRIND_BIN, an
 # already built fastdelegates-bench to measure as it is (no build: make callgrind-check passes
-# the binary release-tests built); CALLGRIND_BUILD_FLAGS, extra `swift build` flags.
+# the binary release-tests built); CALLGRIND_BUILD_FLAGS, extra `swift build` flags;
+# CALLGRIND_ARGS, extra arguments of the benchmark, e.g. `--shift-code fastdelegates-weak=2` to
+# count another copy of a variant's loop (every copy runs the same instructions).
 # Needs valgrind: apt-get install -y valgrind (exit code 2 without it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -78,8 +80,9 @@ trap 'rm -rf "$STRIPPED" "$OUT"' EXIT
 cp "$BIN" "$STRIPPED" && strip -g "$STRIPPED"
 
 instructions() { # dispatches variant N -> total instructions of the run (of $SCENARIO)
+    # shellcheck disable=SC2086 # CALLGRIND_ARGS is a list of arguments
     valgrind --tool=callgrind --callgrind-out-file="$OUT/callgrind.out" "$STRIPPED" \
-        --profile "$1" --filter "$SCENARIO/$2" --targets "$3" 2>&1 >/dev/null | awk '/refs:/ { gsub(",", "", $NF); print $NF }'
+        --profile "$1" --filter "$SCENARIO/$2" --targets "$3" ${CALLGRIND_ARGS:-} 2>&1 >/dev/null | awk '/refs:/ { gsub(",", "", $NF); print $NF }'
 }
 per_dispatch() { # variant N -> instructions per dispatch, one decimal
     local small large

@@ -92,6 +92,20 @@ struct FastDelegatesBench: ParsableCommand {
             visibility: .hidden))
     var placementBytes = 4096
 
+    @Option(
+        help: ArgumentHelp(
+            "Copies of each tick variant's timed loop, at other code addresses, that each process "
+                + "measures and pools, 1 to 4 (with fewer than 4 the processes take them in turn).",
+            visibility: .hidden))
+    var codeCopies = CodePlacement.copies
+
+    @Option(
+        help: ArgumentHelp(
+            "Run VARIANT's tick loop COPIES copies further on in every process (a deliberate move of its "
+                + "code; repeatable), to check that the reported ratios do not follow the code's placement.",
+            valueName: "VARIANT=COPIES"))
+    var shiftCode: [String] = []
+
     @Flag(help: "Also print, on standard error, each tick variant's ratio to fastdelegates-weak in each process.")
     var processRatios = false
 
@@ -104,6 +118,12 @@ struct FastDelegatesBench: ParsableCommand {
         if let processes, processes < 1 { throw ValidationError("--processes takes a positive count") }
         for entry in pad where Placement.parseExtra(entry) == nil {
             throw ValidationError("--pad takes VARIANT=BYTES, e.g. fastdelegates-mainactor=2064")
+        }
+        for entry in shiftCode where CodePlacement.parseShift(entry) == nil {
+            throw ValidationError("--shift-code takes VARIANT=COPIES, e.g. fastdelegates-proxy=1")
+        }
+        guard (1...CodePlacement.copies).contains(codeCopies) else {
+            throw ValidationError("--code-copies takes 1 to \(CodePlacement.copies)")
         }
         guard let counts = targetCounts, !counts.isEmpty, counts.allSatisfy({ $0 >= 1 }) else {
             throw ValidationError("--targets takes positive integers separated by commas, e.g. 1,4,16,64")
@@ -129,6 +149,9 @@ struct FastDelegatesBench: ParsableCommand {
             : HarnessSettings.normal(seed: seed, countAllocations: counting)
         settings.placement = Placement(
             randomBytes: placementBytes, extra: Dictionary(pad.compactMap(Placement.parseExtra), uniquingKeysWith: +))
+        settings.codePlacement = CodePlacement(
+            copiesPerProcess: codeCopies, worker: worker ?? 0,
+            shift: Dictionary(shiftCode.compactMap(CodePlacement.parseShift), uniquingKeysWith: +))
         let totalSamples = settings.samples
         settings.samples = WorkerAggregation.samplesPerWorker(total: totalSamples, processes: processCount)
         if processCount == 1 {
@@ -196,6 +219,8 @@ struct FastDelegatesBench: ParsableCommand {
         if quick { arguments.append("--quick") }
         arguments += ["--placement-bytes", String(placementBytes)]
         for entry in pad { arguments += ["--pad", entry] }
+        arguments += ["--code-copies", String(codeCopies)]
+        for entry in shiftCode { arguments += ["--shift-code", entry] }
         var workers: [[Summary]] = []
         for index in 0..<count {
             let process = Process()
@@ -279,8 +304,11 @@ struct FastDelegatesBench: ParsableCommand {
         let exact = allVariants.contains { "\(name)/\($0.name)" == filter }
         for variant in allVariants
         where exact ? "\(name)/\(variant.name)" == filter : selected(scenario: name, variant: variant.name) {
+            // Copy 0 of a tick variant's loop, or the copy `--shift-code` names (CodePlacement).
+            let copy = (shiftCode.compactMap(CodePlacement.parseShift).last { $0.variant == variant.name }?.copies ?? 0)
             for n in targetCounts ?? [] {
-                guard let runner = variant.make(scenario, n) else { continue }
+                guard let runner = CodePlacement.$current.withValue(copy, operation: { variant.make(scenario, n) })
+                else { continue }
                 runner.run(dispatches, base: 0)
                 let expected = scenario.expectedChecksum(
                     targets: n, breaking: variant.breaking, dispatches: dispatches, valueSum: valueSum)
@@ -313,7 +341,9 @@ struct FastDelegatesBench: ParsableCommand {
         for m in summaries where m.scenario == "tick" && !m.processRatios.isEmpty {
             let ratios = m.processRatios.map { fixed($0, 2) }.joined(separator: " ")
             let medians = m.processMedians.map { readable($0) }.joined(separator: " ")
-            Progress.note("tick/\(m.variant) N=\(m.targets): ratio per process \(ratios) (ns \(medians))")
+            let copies = m.processCodeCopies.map { $0.map(String.init).joined(separator: ",") }.joined(separator: " ")
+            Progress.note(
+                "tick/\(m.variant) N=\(m.targets): ratio per process \(ratios) (ns \(medians); code copy \(copies))")
         }
     }
 

@@ -9,6 +9,9 @@ struct CheckedInExpansionTests {
     /// The files, relative to the package root.
     static let files = [
         "Sources/fastdelegates-bench/Variants/BenchScrollDelegate+Generated.swift",
+        "Sources/fastdelegates-bench/Variants/BenchScrollDelegateCopy1+Generated.swift",
+        "Sources/fastdelegates-bench/Variants/BenchScrollDelegateCopy2+Generated.swift",
+        "Sources/fastdelegates-bench/Variants/BenchScrollDelegateCopy3+Generated.swift",
         "Sources/fastdelegates-bench/Variants/BenchFrameDelegate+Generated.swift",
     ]
 

@@ -17,6 +17,8 @@ struct HarnessSettings {
     var retakes = 20
     /// The padding before each runner's data (``Placement``).
     var placement = Placement.none
+    /// Which copy of its timed loop each variant runs (``CodePlacement``).
+    var codePlacement = CodePlacement.single
 
     static func normal(seed: UInt64, countAllocations: Bool) -> HarnessSettings {
         HarnessSettings(
@@ -48,8 +50,34 @@ struct Measurement {
     var discarded = 0
     /// Samples kept although every attempt at them was interrupted (the fastest attempt).
     var interruptedKept = 0
+    /// The copies of its timed loop that the runner ran, one runner each (``CodePlacement``).
+    var codeCopies = [0]
 
     var median: Double { percentile(0.5) }
+
+    /// One measurement per variant and scenario: the copies of a runner (``CodePlacement``)
+    /// pooled into one, whose samples are all of theirs, so that its median is taken over every
+    /// placement of the loop. Allocations are those of the first copy, the preemption counts are
+    /// summed, and the checksum is that of the first copy whose checksum is wrong, else the sum of
+    /// all.
+    static func pooling(_ measurements: [Measurement]) -> [Measurement] {
+        var pooled: [Measurement] = []
+        for m in measurements {
+            guard let last = pooled.last, last.variant == m.variant, last.scenario == m.scenario else {
+                pooled.append(m)
+                continue
+            }
+            let wrong = [last, m].first { $0.checksum != $0.expectedChecksum }
+            pooled[pooled.count - 1] = Measurement(
+                variant: m.variant, scenario: m.scenario, targets: m.targets, samples: last.samples + m.samples,
+                allocationsPerDispatch: last.allocationsPerDispatch,
+                checksum: wrong?.checksum ?? last.checksum &+ m.checksum,
+                expectedChecksum: wrong?.expectedChecksum ?? last.expectedChecksum &+ m.expectedChecksum,
+                batch: last.batch, discarded: last.discarded + m.discarded,
+                interruptedKept: last.interruptedKept + m.interruptedKept, codeCopies: last.codeCopies + m.codeCopies)
+        }
+        return pooled
+    }
     var p90: Double { percentile(0.9) }
 
     /// Nearest-rank percentile of the samples.
@@ -78,12 +106,15 @@ struct Harness {
         var dispatches = 0
         var valueSum = 0
         let firstValue: Int
+        /// The copy of its timed loop the runner runs (``CodePlacement``).
+        let codeCopy: Int
 
-        init(variant: Variant, scenario: Scenario, runner: AnyRunner, firstValue: Int) {
+        init(variant: Variant, scenario: Scenario, runner: AnyRunner, firstValue: Int, codeCopy: Int) {
             self.variant = variant
             self.scenario = scenario
             self.runner = runner
             self.firstValue = firstValue
+            self.codeCopy = codeCopy
         }
 
         /// Runs `count` dispatches and returns the elapsed nanoseconds.
@@ -130,14 +161,32 @@ struct Harness {
             for variant in variants where include(scenario, variant) {
                 let pad = settings.placement.pad(for: variant.name, random: &placing)
                 if pad > 0 { pads.append([UInt8](repeating: 0, count: pad)) }
-                guard let runner = variant.make(scenario, targets) else { continue }
-                contestants.append(
-                    Contestant(
-                        variant: variant, scenario: scenario, runner: runner,
-                        firstValue: Int(random.next() % 1_000_000)))
+                // The tick scenario's runners in several copies of their loop (CodePlacement),
+                // each a contestant of its own, with its own pad.
+                let copies = scenario == .tick ? settings.codePlacement.copies(for: variant.name) : [0]
+                for (index, copy) in copies.enumerated() {
+                    if index > 0 {
+                        let pad = settings.placement.pad(for: variant.name, random: &placing)
+                        if pad > 0 { pads.append([UInt8](repeating: 0, count: pad)) }
+                    }
+                    guard
+                        let runner = CodePlacement.$current.withValue(
+                            copy, operation: { variant.make(scenario, targets) })
+                    else { break }
+                    contestants.append(
+                        Contestant(
+                            variant: variant, scenario: scenario, runner: runner,
+                            firstValue: Int(random.next() % 1_000_000), codeCopy: copy))
+                }
             }
         }
         guard !contestants.isEmpty else { return [] }
+        // Each copy of a runner takes its share of the samples, so that a run with copies lasts
+        // about as long as one without.
+        let rounds =
+            scenarios.contains(.tick)
+            ? CodePlacement.samplesPerCopy(total: settings.samples, copies: settings.codePlacement.copiesPerProcess)
+            : settings.samples
 
         // Calibrate each runner's batch to the sample time, after one untimed dispatch: a
         // runner's first pays one-time costs (lazy initialization, first page faults), which can
@@ -166,7 +215,7 @@ struct Harness {
         var interruptedKept = Array(repeating: 0, count: contestants.count)
         let taking = SampleTaking(retakes: settings.retakes)
         var order = RoundOrder(seed: random.next())
-        for round in 0..<(settings.warmupSamples + settings.samples) {
+        for round in 0..<(settings.warmupSamples + rounds) {
             for index in order.next(contestants.count) {
                 let entry = contestants[index]
                 guard round >= settings.warmupSamples else {
@@ -180,7 +229,7 @@ struct Harness {
             }
         }
 
-        return contestants.indices.map { index in
+        let measured = contestants.indices.map { index in
             let entry = contestants[index]
             var allocations: Double?
             if settings.countAllocations {
@@ -197,8 +246,10 @@ struct Harness {
                 expectedChecksum: entry.scenario.expectedChecksum(
                     targets: targets, breaking: entry.variant.breaking,
                     dispatches: entry.dispatches, valueSum: entry.valueSum),
-                batch: entry.batch, discarded: discarded[index], interruptedKept: interruptedKept[index])
+                batch: entry.batch, discarded: discarded[index], interruptedKept: interruptedKept[index],
+                codeCopies: [entry.codeCopy])
         }
+        return Measurement.pooling(measured)
     }
 }
 

@@ -23,6 +23,8 @@ struct Summary: Codable, Equatable {
     /// The median of each process that measured this row, in worker order (one entry in a
     /// single-process run).
     var processMedians: [Double]
+    /// The copies of its timed loop that each process ran (``CodePlacement``), in worker order.
+    var processCodeCopies: [[Int]] = []
     /// Once combined: in each process that measured both, the ratio of this row's median to the
     /// baseline's (``baselineVariantName``, same scenario and N); empty in one process's figures.
     var processRatios: [Double] = []
@@ -37,7 +39,8 @@ extension Measurement {
         Summary(
             variant: variant, scenario: scenario, targets: targets, median: median, p90: p90,
             allocationsPerDispatch: allocationsPerDispatch, checksum: checksum, expectedChecksum: expectedChecksum,
-            discarded: discarded, interruptedKept: interruptedKept, processMedians: [median])
+            discarded: discarded, interruptedKept: interruptedKept, processMedians: [median],
+            processCodeCopies: [codeCopies])
     }
 }
 
@@ -96,6 +99,7 @@ enum WorkerAggregation {
                 discarded: group.reduce(0) { $0 + $1.discarded },
                 interruptedKept: group.reduce(0) { $0 + $1.interruptedKept },
                 processMedians: group.flatMap(\.processMedians),
+                processCodeCopies: group.flatMap(\.processCodeCopies),
                 processRatios: workers.compactMap { ratio(of: key.variant, key.scenario, key.targets, in: $0) })
         }
     }

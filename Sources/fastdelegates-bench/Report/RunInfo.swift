@@ -35,6 +35,10 @@ struct RunInfo {
                     + "\(readable(settings.sampleNanoseconds / 1_000_000)) ms per variant after "
                     + "\(settings.warmupSamples) warm-up, interleaved in a fresh seeded order each round; "
                     + "each variant's data after a random pad below \(settings.placement.randomBytes) bytes; "
+                    + (settings.codePlacement.copiesPerProcess > 1
+                        ? "each tick variant in \(settings.codePlacement.copiesPerProcess) copies of its loop "
+                            + "at other code addresses, their samples pooled (each copy its share); "
+                        : "")
                     + "a sample during which the harness thread was preempted taken again (up to \(settings.retakes) times); "
                     + "seed \(settings.seed); "
                     + (settings.countAllocations ? "allocations counted" : "allocations not counted")

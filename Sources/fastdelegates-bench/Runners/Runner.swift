@@ -52,8 +52,16 @@ extension AnyRunner {
     static func hosted(
         _ scenario: Scenario, _ n: Int, _ host: some Ticking & FirstAnswering, adding add: (BenchTarget) -> Void
     ) -> AnyRunner? {
+        hosted(scenario, n, host, making: BenchTarget.self, adding: add)
+    }
+
+    /// The same with targets of another kind.
+    static func hosted<Target: SummingTarget>(
+        _ scenario: Scenario, _ n: Int, _ host: some Ticking & FirstAnswering, making _: Target.Type,
+        adding add: (Target) -> Void
+    ) -> AnyRunner? {
         guard scenario == .tick || scenario == .first else { return nil }
-        let targets = BenchTarget.make(n)
+        let targets = Target.make(n)
         for target in targets { add(target) }
         return scenario == .tick ? .tick(host, targets: targets) : .first(host, targets: targets)
     }

@@ -6,18 +6,31 @@ import FastDelegates
 enum MainActorVariant {
     static let variant = Variant(name: "fastdelegates-mainactor") { scenario, n in
         switch scenario {
-        case .tick: AnyRunner(HostTickRunner(n))
+        case .tick: CodePlacement.make(Choice(targets: n))
         default: nil
         }
     }
 
+    /// Makes the runner in the copy of the host's loop that ``CodePlacement/current`` names.
+    struct Choice: CodeShiftChoice {
+        let targets: Int
+        func make<Shift: CodeShift>(_: Shift.Type) -> AnyRunner? { AnyRunner(HostTickRunner<Shift>(targets)) }
+    }
+
     /// The tick runner of this variant alone: its loop is the host's main-actor method, which the
     /// harness (synchronous, nonisolated code on the main thread) enters once per batch.
-    final class HostTickRunner: Runner {
+    final class HostTickRunner<Shift: CodeShift>: Runner {
         let host: MainActorHost
+        /// The host's loop as the harness calls it: made once, so that no batch allocates it.
+        private let tick: (MainActorHost, Int, Int) -> Void
+
         init(_ n: Int) {
             // Also checks, once, that the harness runs on the main actor's thread.
             host = MainActor.assumeIsolated { MainActorHost(n) }
+            let isolated: @MainActor (MainActorHost, Int, Int) -> Void = { host, count, base in
+                mainActorTick(host, count, base, Shift.self)
+            }
+            tick = unsafeBitCast(isolated, to: ((MainActorHost, Int, Int) -> Void).self)
         }
         @inline(never)
         func run(_ count: Int, base: Int) {
@@ -25,9 +38,7 @@ enum MainActorVariant {
             // (checked in init), and the check of `MainActor.assumeIsolated` allocates on Linux,
             // which the allocation count would charge to the sends. The sends themselves, inside
             // the host, are ordinary main-actor code.
-            typealias Tick = (MainActorHost, Int, Int) -> Void
-            unsafeBitCast(mainActorTick as @MainActor (MainActorHost, Int, Int) -> Void, to: Tick.self)(
-                host, count, base)
+            tick(host, count, base)
         }
         var checksum: Int {
             let host = self.host
@@ -36,9 +47,10 @@ enum MainActorVariant {
     }
 }
 
+/// The host's loop in `Shift`'s copy, as a main-actor function.
 @MainActor
-private func mainActorTick(_ host: MainActorHost, _ count: Int, _ base: Int) {
-    host.tick(count, base: base)
+private func mainActorTick<Shift: CodeShift>(_ host: MainActorHost, _ count: Int, _ base: Int, _: Shift.Type) {
+    host.tick(count, base: base, shift: Shift.self)
 }
 
 /// A `@MainActor` target: the same work as `BenchTarget`, on its isolated state.
@@ -65,7 +77,8 @@ final class MainActorHost {
     }
 
     @inline(never)
-    func tick(_ count: Int, base: Int) {
+    func tick<Shift: CodeShift>(_ count: Int, base: Int, shift: Shift.Type) {
+        Shift.pad()
         for i in 0..<count { chain.send(Bench.tick, base &+ i) }
     }
 

@@ -7,12 +7,8 @@ import FastDelegates
 /// implement the requirement: the first send finds them declining and drops their handlers.
 enum ProxySparseVariant {
     static let variant = Variant(name: "fastdelegates-proxy-sparse") { scenario, n in
-        let proxy = BenchScrollDelegateProxy()
-        return .hosted(scenario, n, ProxyVariant.Host(delegate: proxy)) { target in
-            // Held by the proxy: nothing else keeps them.
-            for _ in 0..<3 { proxy.add(BenchBystander(), retention: .strong) }
-            proxy.add(target)
-        }
+        // The bystanders are held by the proxy: nothing else keeps them.
+        ScrollProxyCopies.hosted(scenario, n, sparse: true)
     }
 }
 

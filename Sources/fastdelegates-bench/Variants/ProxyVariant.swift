@@ -6,8 +6,7 @@ import FastDelegates
 /// forwarding adds; against `handwritten-forwarder`, what it saves over the glue it replaces.
 enum ProxyVariant {
     static let variant = Variant(name: "fastdelegates-proxy") { scenario, n in
-        let proxy = BenchScrollDelegateProxy()
-        return .hosted(scenario, n, Host(delegate: proxy)) { proxy.add($0) }
+        ScrollProxyCopies.hosted(scenario, n, sparse: false)
     }
 
     /// The same calling situation with the per-method glue the macro replaces, written by hand:
