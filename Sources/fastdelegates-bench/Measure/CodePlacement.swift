@@ -1,11 +1,11 @@
 import CCodePlacement
 
 /// A fixed amount of code run once before a runner's timed loop: each conforming type makes the
-/// loop that a runner generic over it specializes into a copy of its own, at its own offset.
+/// loop that a runner generic over it specializes into a copy of its own, at its own address.
 ///
-/// The loop's instructions are the same in every copy, and the pads of 80, 160 and 240 bytes
-/// put it at each of the four 16-byte offsets in a 64-byte line, three lines apart (issue 46:
-/// on an AMD EPYC, how often a variant runs at a slow level follows where its code sits).
+/// The loop's instructions are the same in every copy; the pads of 80, 160 and 240 bytes move it
+/// that far from the start of its function, one to three cache lines on and 16 to 48 bytes into
+/// a line (where each function itself starts is the linker's choice).
 protocol CodeShift {
     /// The pad: code of this shift's size, inlined before the loop.
     static func pad()
@@ -41,12 +41,12 @@ protocol CodeShiftChoice {
 /// Which copies of its timed loop each tick variant runs in a worker process: the code's
 /// placement, as ``Placement`` is the data's.
 ///
-/// On the AMD EPYC of issue 46, a loop runs at one of several speed levels for a whole process,
-/// drawn per process and per placement of its code: two variants that share one loop draw the
-/// same level, two copies of one loop at different addresses draw their own. So each process
-/// measures each tick variant in ``copiesPerProcess`` copies, each a runner of its own (with its
-/// own data pad), and pools their samples (``Measurement/pooling(_:)``): its median is taken over
-/// the placements, and a level that one copy draws moves it little.
+/// On the AMD EPYC of issue 46, how often a variant ran at a slow level followed the build's
+/// code layout: one build put the proxy's method where it ran 1.15–1.90× the baseline. So each
+/// process measures each tick variant in ``copiesPerProcess`` copies, each a runner of its own
+/// (with its own data pad), and pools their samples (``Measurement/pooling(_:)``): its median is
+/// taken over four placements of the code, not over the one a build drew. (What the copies left
+/// there are phases of the machine that no placement decides: `docs/bench-schema.md`.)
 ///
 /// Worker `w` runs variant `v`'s copies `start, start + 1, …` (mod ``copies``), from
 /// `start = w + offset(v) + shift(v)`: with fewer copies than ``copies`` per process, the workers
@@ -100,7 +100,6 @@ struct CodePlacement: Equatable {
 
     /// Parses `VARIANT=COPIES` (as `--shift-code` takes it); nil when malformed.
     static func parseShift(_ text: String) -> (variant: String, copies: Int)? {
-        guard let (variant, copies) = Placement.parseExtra(text) else { return nil }
-        return (variant, copies)
+        Placement.parseExtra(text).map { ($0.variant, $0.bytes) }
     }
 }

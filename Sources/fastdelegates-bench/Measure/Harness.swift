@@ -54,9 +54,18 @@ struct Measurement {
     var codeCopies = [0]
 
     var median: Double { percentile(0.5) }
+    var p90: Double { percentile(0.9) }
 
-    /// One measurement per variant and scenario: the copies of a runner (``CodePlacement``)
-    /// pooled into one, whose samples are all of theirs, so that its median is taken over every
+    /// Nearest-rank percentile of the samples.
+    func percentile(_ p: Double) -> Double {
+        let sorted = samples.sorted()
+        guard !sorted.isEmpty else { return .nan }
+        let rank = Int((p * Double(sorted.count)).rounded(.up))
+        return sorted[min(max(rank, 1), sorted.count) - 1]
+    }
+
+    /// One measurement per variant and scenario: the copies of a runner (``CodePlacement``), which
+    /// the harness measures one after another in `measurements`, pooled into one, whose samples are all of theirs, so that its median is taken over every
     /// placement of the loop. Allocations are those of the first copy, the preemption counts are
     /// summed, and the checksum is that of the first copy whose checksum is wrong, else the sum of
     /// all.
@@ -77,15 +86,6 @@ struct Measurement {
                 interruptedKept: last.interruptedKept + m.interruptedKept, codeCopies: last.codeCopies + m.codeCopies)
         }
         return pooled
-    }
-    var p90: Double { percentile(0.9) }
-
-    /// Nearest-rank percentile of the samples.
-    func percentile(_ p: Double) -> Double {
-        let sorted = samples.sorted()
-        guard !sorted.isEmpty else { return .nan }
-        let rank = Int((p * Double(sorted.count)).rounded(.up))
-        return sorted[min(max(rank, 1), sorted.count) - 1]
     }
 }
 
@@ -159,16 +159,12 @@ struct Harness {
         defer { withExtendedLifetime(pads) {} }
         for scenario in scenarios {
             for variant in variants where include(scenario, variant) {
-                let pad = settings.placement.pad(for: variant.name, random: &placing)
-                if pad > 0 { pads.append([UInt8](repeating: 0, count: pad)) }
                 // The tick scenario's runners in several copies of their loop (CodePlacement),
                 // each a contestant of its own, with its own pad.
                 let copies = scenario == .tick ? settings.codePlacement.copies(for: variant.name) : [0]
-                for (index, copy) in copies.enumerated() {
-                    if index > 0 {
-                        let pad = settings.placement.pad(for: variant.name, random: &placing)
-                        if pad > 0 { pads.append([UInt8](repeating: 0, count: pad)) }
-                    }
+                for copy in copies {
+                    let pad = settings.placement.pad(for: variant.name, random: &placing)
+                    if pad > 0 { pads.append([UInt8](repeating: 0, count: pad)) }
                     guard
                         let runner = CodePlacement.$current.withValue(
                             copy, operation: { variant.make(scenario, targets) })

@@ -98,8 +98,10 @@ extension BenchScrollDelegateCopy3Proxy: ScrollProxyCopy {
 final class CopyListener1: BenchScrollDelegateCopy1, SummingTarget {
     var sum = 0
     let bank: Bank?
-    /// The answer's increment, so that the query's handler is code of this class's own too.
-    let one = 1
+    /// The answer's increment, so that the query's handler is code of this class's own too: a
+    /// `var`, which the optimizer cannot fold as it folds a `let` with a constant value (the
+    /// handler would then be `BenchTarget`'s code, merged with it).
+    var one = 1
     init(bank: Bank? = nil) { self.bank = bank }
     convenience init(churnBank bank: Bank) { self.init(bank: bank) }
     deinit { bank?.total &+= sum }
@@ -114,7 +116,7 @@ final class CopyListener2: BenchScrollDelegateCopy2, SummingTarget {
     private let padding = (0, 0)
     var sum = 0
     let bank: Bank?
-    let one = 1
+    var one = 1
     init(bank: Bank? = nil) { self.bank = bank }
     convenience init(churnBank bank: Bank) { self.init(bank: bank) }
     deinit { bank?.total &+= sum }
@@ -128,7 +130,7 @@ final class CopyListener3: BenchScrollDelegateCopy3, SummingTarget {
     private let padding = (0, 0, 0)
     var sum = 0
     let bank: Bank?
-    let one = 1
+    var one = 1
     init(bank: Bank? = nil) { self.bank = bank }
     convenience init(churnBank bank: Bank) { self.init(bank: bank) }
     deinit { bank?.total &+= sum }
