@@ -28,7 +28,7 @@ enum MainActorVariant {
             // Also checks, once, that the harness runs on the main actor's thread.
             host = MainActor.assumeIsolated { MainActorHost(n) }
             let isolated: @MainActor (MainActorHost, Int, Int) -> Void = { host, count, base in
-                mainActorTick(host, count, base, Shift.self)
+                host.tick(count, base: base, shift: Shift.self)
             }
             tick = unsafeBitCast(isolated, to: ((MainActorHost, Int, Int) -> Void).self)
         }
@@ -45,12 +45,6 @@ enum MainActorVariant {
             return MainActor.assumeIsolated { host.checksum }
         }
     }
-}
-
-/// The host's loop in `Shift`'s copy, as a main-actor function.
-@MainActor
-private func mainActorTick<Shift: CodeShift>(_ host: MainActorHost, _ count: Int, _ base: Int, _: Shift.Type) {
-    host.tick(count, base: base, shift: Shift.self)
 }
 
 /// A `@MainActor` target: the same work as `BenchTarget`, on its isolated state.
