@@ -46,7 +46,7 @@ protocol CodeShiftChoice {
 /// process measures each tick variant in ``copiesPerProcess`` copies, each a runner of its own
 /// (with its own data pad), and pools their samples (``Measurement/pooling(_:)``): its median is
 /// taken over four placements of the code, not over the one a build drew. (What the copies left
-/// there are phases of the machine that no placement decides: `docs/bench-schema.md`.)
+/// there are levels that no placement, data layout or CPU decided: `docs/bench-schema.md`.)
 ///
 /// Worker `w` runs variant `v`'s copies `start, start + 1, …` (mod ``copies``), from
 /// `start = w + offset(v) + shift(v)`: with fewer copies than ``copies`` per process, the workers
