@@ -130,6 +130,11 @@ struct FastDelegatesBench: ParsableCommand {
         }
     }
 
+    /// The copies `--shift-code` moves each named variant's loop by (repeated entries add up).
+    var codeShifts: [String: Int] {
+        Dictionary(shiftCode.compactMap(CodePlacement.parseShift), uniquingKeysWith: +)
+    }
+
     var targetCounts: [Int]? {
         let parts = targets.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
         return parts.contains(nil) ? nil : parts.compactMap { $0 }
@@ -149,9 +154,7 @@ struct FastDelegatesBench: ParsableCommand {
             : HarnessSettings.normal(seed: seed, countAllocations: counting)
         settings.placement = Placement(
             randomBytes: placementBytes, extra: Dictionary(pad.compactMap(Placement.parseExtra), uniquingKeysWith: +))
-        settings.codePlacement = CodePlacement(
-            copiesPerProcess: codeCopies, worker: worker ?? 0,
-            shift: Dictionary(shiftCode.compactMap(CodePlacement.parseShift), uniquingKeysWith: +))
+        settings.codePlacement = CodePlacement(copiesPerProcess: codeCopies, worker: worker ?? 0, shift: codeShifts)
         let totalSamples = settings.samples
         settings.samples = WorkerAggregation.samplesPerWorker(total: totalSamples, processes: processCount)
         if processCount == 1 {
@@ -302,10 +305,11 @@ struct FastDelegatesBench: ParsableCommand {
         let (name, scenario) = profiled.first { filter?.hasPrefix("\($0.name)/") == true } ?? ("tick", .tick)
         // A filter naming one variant exactly ("tick/fastdelegates-weak") selects only that one.
         let exact = allVariants.contains { "\(name)/\($0.name)" == filter }
+        let shifts = codeShifts
         for variant in allVariants
         where exact ? "\(name)/\(variant.name)" == filter : selected(scenario: name, variant: variant.name) {
-            // Copy 0 of a tick variant's loop, or the copy `--shift-code` names (CodePlacement).
-            let copy = (shiftCode.compactMap(CodePlacement.parseShift).last { $0.variant == variant.name }?.copies ?? 0)
+            // Copy 0 of a tick variant's loop, or the copy `--shift-code` moves it to (CodePlacement).
+            let copy = shifts[variant.name] ?? 0
             for n in targetCounts ?? [] {
                 guard let runner = CodePlacement.$current.withValue(copy, operation: { variant.make(scenario, n) })
                 else { continue }

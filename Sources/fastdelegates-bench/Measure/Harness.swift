@@ -65,10 +65,10 @@ struct Measurement {
     }
 
     /// One measurement per variant and scenario: the copies of a runner (``CodePlacement``), which
-    /// the harness measures one after another in `measurements`, pooled into one, whose samples are all of theirs, so that its median is taken over every
-    /// placement of the loop. Allocations are those of the first copy, the preemption counts are
-    /// summed, and the checksum is that of the first copy whose checksum is wrong, else the sum of
-    /// all.
+    /// follow one another in `measurements`, pooled into one whose samples are all of theirs, so
+    /// that its median is taken over every placement of the loop. Allocations are those of the
+    /// first copy, the preemption counts are summed, and the checksum is that of the first copy
+    /// whose checksum is wrong, else the sum of all.
     static func pooling(_ measurements: [Measurement]) -> [Measurement] {
         var pooled: [Measurement] = []
         for m in measurements {
