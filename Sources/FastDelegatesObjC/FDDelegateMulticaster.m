@@ -34,7 +34,11 @@ BOOL fd_answers(fd_core *core, fd_method *method) {
 
 BOOL fd_inner_answers(fd_core *inner, SEL selector) {
     fd_method *method = fd_methods_find(&inner->table, selector);
-    return method && fd_answers(inner, method);
+    if (method) return fd_answers(inner, method);
+    // Outside its table the inner proxy forwards to its original: two SDKs with different
+    // protocols on one slot keep the app's methods that only the outer one's protocol has.
+    id original = inner->owner ? fd_original(inner->owner) : nil;
+    return original != nil && [original respondsToSelector:selector];
 }
 
 // Nesting: `record` (a listener that is another multicaster's proxy) is told when what that
@@ -94,7 +98,11 @@ static void tell_watchers(fd_core *core) {
         if (record->core && record->core->owner) [owners addObject:record->core->owner];
     }
     for (FDMulticasterImpl *owner in owners) {
-        if (owner->core) listeners_changed(owner);
+        if (!owner->core) continue;
+        // Its own snapshot covers its own table only; the host may have cached answers the
+        // inner proxy gave outside it (through the slot's original, which is that proxy).
+        owner->core->mustTell = YES;
+        listeners_changed(owner);
     }
 }
 
@@ -104,6 +112,10 @@ static BOOL slot_holds_proxy(FDMulticasterImpl *impl, id host) {
 }
 
 static void reassign(FDMulticasterImpl *impl) {
+    if (impl->installing) { // inside installOnHost:'s own set: it reassigns once that returns
+        impl->reassignOwed = YES;
+        return;
+    }
     id host = impl->host;
     if (!host || !impl->installed || !slot_holds_proxy(impl, host)) return;
     [host setValue:nil forKey:impl->hostKey];
@@ -164,17 +176,31 @@ static void listeners_changed(FDMulticasterImpl *impl) {
         return;
     }
     core->changing = YES;
-    do {
-        core->changeAgain = NO;
-        __atomic_store_n(&core->deadPending, 0, __ATOMIC_RELEASE);
-        purge_dead(impl);
-        if (cdt_chain_compact(core->chain)) refresh_handles(impl);
-        if (snapshot_answers(impl)) {
-            reassign(impl);
-            tell_watchers(core);
-        }
-    } while (core->changeAgain && core->chain->depth == 0);
-    core->changing = NO;
+    // The host's setter, a nested original's respondsToSelector: and the watchers are user code:
+    // when one raises, the flag still comes down and the next change tells everyone again.
+    BOOL told = NO;
+    @try {
+        do {
+            core->changeAgain = NO;
+            __atomic_store_n(&core->deadPending, 0, __ATOMIC_RELEASE);
+            purge_dead(impl);
+            if (cdt_chain_compact(core->chain)) refresh_handles(impl);
+            // The original answers the selectors outside the protocol: when it changes or dies,
+            // the host's cached answers for those are stale too.
+            const void *original = (FD_BRIDGE const void *)fd_original(impl);
+            BOOL changed = snapshot_answers(impl) | core->mustTell | (original != impl->originalTold);
+            core->mustTell = NO;
+            impl->originalTold = original;
+            if (changed) {
+                reassign(impl);
+                tell_watchers(core);
+            }
+        } while (core->changeAgain && core->chain->depth == 0);
+        told = YES;
+    } @finally {
+        core->changing = NO;
+        if (!told) core->mustTell = YES;
+    }
 }
 
 // A listener died (on the multicaster's thread, outside any lock): a change, told at once, or
@@ -269,6 +295,28 @@ static void release_records(NSArray *records) {
     }
 }
 
+// Makes `object` (or nil) the slot's original delegate: held weakly, and watched as a listener
+// is, so that its death reads nil and is a change the host and the watchers are told of.
+static void set_original(FDMulticasterImpl *impl, id object) {
+    FDListener *old = impl->originalRecord;
+    if (old && fd_listener_object(old) == object) return;
+    FDListener *record = nil;
+    if (object) {
+        record = [FDListener new];
+        record->object = object;
+        record->core = impl->core;
+        death_watch_start(record, object);
+    }
+    if (old) {
+        death_watch_stop(old);
+        old->core = NULL;
+    }
+    impl->originalRecord = record;
+#if !__has_feature(objc_arc)
+    [old release];
+#endif
+}
+
 // Frees `core`, and what it kept of a multicaster that went during a dispatch.
 static void core_destroy(fd_core *core) {
     if (core->proxy) core->proxy->core = NULL;
@@ -294,7 +342,9 @@ static void core_destroy(fd_core *core) {
     }
     free(core);
     for (FDListener *record in watchers) {
-        if (record->core && record->core->owner) listeners_changed(record->core->owner);
+        if (!(record->core && record->core->owner)) continue;
+        record->core->mustTell = YES;
+        listeners_changed(record->core->owner);
     }
 }
 
@@ -377,6 +427,10 @@ static id host_died(fd_watch *watch) {
 #if !FD_APPLE_RUNTIME
     fd_watch_stop(&impl->hostWatch);
 #endif
+    if (impl->originalRecord) {
+        death_watch_stop(impl->originalRecord);
+        impl->originalRecord->core = NULL;
+    }
     if (!core) {
         release_records(impl->records); // init raised
     } else {
@@ -398,6 +452,7 @@ static id host_died(fd_watch *watch) {
     }
 #if !__has_feature(objc_arc)
     [impl->proxyObject release];
+    [impl->originalRecord release];
     [impl->records release];
     [impl->parked release];
     [impl->hostKey release];
@@ -456,6 +511,21 @@ static FDListener *record_of(FDMulticasterImpl *impl, id listener) {
                            @"make a cycle",
                            listener];
     }
+    // Every question to the listener comes before any change: one that raises leaves nothing
+    // behind, with or without -fobjc-arc-exceptions. Another multicaster's proxy is entered for
+    // every method, answered now or not: each call asks it (fd_entry_answering).
+    uint32_t method_count = impl->core->table.count, message_count = 0;
+    uint32_t *messages = calloc(method_count ? method_count : 1, sizeof *messages);
+    if (!messages) [NSException raise:NSMallocException format:@"FDDelegateMulticaster: out of memory"];
+    @try {
+        for (uint32_t i = 0; i < method_count; i++) {
+            fd_method *method = &impl->core->table.methods[i];
+            if (inner || [listener respondsToSelector:method->selector]) messages[message_count++] = method->message;
+        }
+    } @catch (id exception) {
+        free(messages);
+        @throw;
+    }
     // `index` counts live listeners: find the position among all records.
     NSUInteger position = 0, live = 0, count = [impl->records count];
     while (position < count && live < index) {
@@ -480,26 +550,22 @@ static FDListener *record_of(FDMulticasterImpl *impl, id listener) {
     FDListener *record = FD_AUTORELEASE([FDListener new]);
     record->order = below + (above - below) / 2;
     record->core = impl->core;
-    record->messages = calloc(impl->core->table.count ? impl->core->table.count : 1, sizeof *record->messages);
-    if (!record->messages ||
-        cdt_chain_acquire(impl->core->chain, (FD_BRIDGE void *)record, record->order, &record->handle) != 0) {
-        free(record->messages);
+    record->messages = messages;
+    if (cdt_chain_acquire(impl->core->chain, (FD_BRIDGE void *)record, record->order, &record->handle) != 0) {
+        free(messages);
+        record->messages = NULL;
         [NSException raise:NSMallocException format:@"FDDelegateMulticaster: out of memory"];
     }
     record->object = listener;
-    for (uint32_t i = 0; i < impl->core->table.count; i++) {
-        fd_method *method = &impl->core->table.methods[i];
-        // Another multicaster's proxy is entered for every method it has, answered now or not:
-        // each call asks it (fd_entry_answering).
-        if (inner ? !fd_methods_find(&inner->table, method->selector) : ![listener respondsToSelector:method->selector]) {
-            continue;
-        }
-        if (cdt_chain_insert_entry(impl->core->chain, record->handle, method->message, (FD_BRIDGE void *)record) != 0) {
-            cdt_chain_release(impl->core->chain, record->handle, record->messages, record->message_count);
-            free(record->messages);
+    for (uint32_t i = 0; i < message_count; i++) {
+        if (cdt_chain_insert_entry(impl->core->chain, record->handle, messages[i], (FD_BRIDGE void *)record) != 0) {
+            cdt_chain_release(impl->core->chain, record->handle, messages, record->message_count);
+            free(messages);
+            record->messages = NULL;
+            record->message_count = 0;
             [NSException raise:NSMallocException format:@"FDDelegateMulticaster: out of memory"];
         }
-        record->messages[record->message_count++] = method->message;
+        record->message_count++;
     }
     death_watch_start(record, listener);
     if (inner) {
@@ -520,11 +586,29 @@ static FDListener *record_of(FDMulticasterImpl *impl, id listener) {
     return YES;
 }
 
+// Whether the slot holds `impl`'s proxy, or a multicaster's proxy whose original is, at any depth.
+static BOOL in_slot_chain(FDMulticasterImpl *impl, id host) {
+    id cursor = [host valueForKey:impl->hostKey];
+    for (int depth = 0; cursor && depth < 64; depth++) {
+        if (cursor == impl->proxyObject) return YES;
+        fd_core *core = proxy_core(cursor);
+        FDMulticasterImpl *over = core ? core->owner : nil;
+        if (!over) return NO;
+        cursor = fd_original(over);
+    }
+    return NO;
+}
+
 - (void)installOnHost:(id)host key:(NSString *)key {
     FDMulticasterImpl *impl = (FDMulticasterImpl *)self;
     FD_CONFINED(impl->core);
     if (!host || !key) {
         [NSException raise:NSInvalidArgumentException format:@"FDDelegateMulticaster: installOnHost:key: needs both"];
+    }
+    // Already in this slot's chain, under other multicasters or not (an SDK's viewWillAppear
+    // installing again): a second install would make the slot's delegate a listener twice.
+    if (impl->installed && impl->host == host && [impl->hostKey isEqualToString:key] && in_slot_chain(impl, host)) {
+        return;
     }
     if (impl->installed) [self uninstall];
     id current = [host valueForKey:key];
@@ -532,17 +616,24 @@ static FDListener *record_of(FDMulticasterImpl *impl, id listener) {
     // The original delegate listens, and answers the selectors outside the protocol, before the
     // host sees the proxy (which it may ask at once, as UIKit does).
     BOOL added = current && !record_of(impl, current);
-    if (added) [self insertListener:current atIndex:0];
-    impl->original = current;
-    snapshot_answers(impl);
+    if (added) [self insertListener:current atIndex:0]; // may raise: nothing changed yet
+    set_original(impl, current);
+    // A delegate only the slot owned dies inside the set (it is held weakly here): the change
+    // that makes is told once the multicaster is installed.
+    impl->installing = YES;
+    impl->reassignOwed = NO;
     @try {
+        snapshot_answers(impl);
+        impl->originalTold = (FD_BRIDGE const void *)current;
         [host setValue:impl->proxyObject forKey:key];
-    } @catch (NSException *exception) {
+    } @catch (id exception) {
         // A slot KVC can read but not write, or a setter that raised: no trace of the attempt.
-        impl->original = nil;
+        impl->installing = NO;
+        set_original(impl, nil);
         if (added) [self removeListener:current];
         @throw;
     }
+    impl->installing = NO;
     impl->host = host;
     NSString *copied = [key copy];
 #if !__has_feature(objc_arc)
@@ -556,6 +647,10 @@ static FDListener *record_of(FDMulticasterImpl *impl, id listener) {
     [self retain];
     fd_watch_start(&impl->hostWatch, host, host_died, NULL, (void *)impl);
 #endif
+    if (impl->reassignOwed) {
+        impl->reassignOwed = NO;
+        reassign(impl);
+    }
 }
 
 // Another multicaster installed on the slot since, over this one (its original delegate is this
@@ -567,15 +662,15 @@ static void splice_out(FDMulticasterImpl *impl, id host) {
         fd_core *core = proxy_core(cursor);
         FDMulticasterImpl *over = core ? core->owner : nil;
         if (!over || over == impl || !over->installed) return;
-        id original = over->original;
+        id original = fd_original(over);
         if (original == impl->proxyObject) {
             NSUInteger index = [over.listeners indexOfObjectIdenticalTo:impl->proxyObject];
-            over->original = impl->original;
-            id replacement = impl->original;
-            if (index != NSNotFound) {
-                if (replacement) [over insertListener:replacement atIndex:index];
-                [over removeListener:impl->proxyObject];
-            }
+            id replacement = fd_original(impl);
+            // The replacement is asked what it answers first: if that raises, nothing changed.
+            if (index != NSNotFound && replacement) [over insertListener:replacement atIndex:index];
+            set_original(over, replacement);
+            if (index != NSNotFound) [over removeListener:impl->proxyObject];
+            listeners_changed(over); // its original changed even when its listeners did not
             return;
         }
         cursor = original;
@@ -593,17 +688,21 @@ static void splice_out(FDMulticasterImpl *impl, id host) {
     id host = impl->host;
     impl->host = nil;
     if (!host) return;
-    if (slot_holds_proxy(impl, host)) {
-        [host setValue:impl->original forKey:impl->hostKey];
-    } else {
-        splice_out(impl, host);
-    }
+    // The host lets the multicaster go even when its setter (or a listener asked) raises.
+    @try {
+        if (slot_holds_proxy(impl, host)) {
+            [host setValue:fd_original(impl) forKey:impl->hostKey];
+        } else {
+            splice_out(impl, host);
+        }
+    } @finally {
 #if FD_APPLE_RUNTIME
-    objc_setAssociatedObject(host, (FD_BRIDGE const void *)self, nil, OBJC_ASSOCIATION_RETAIN_NONATOMIC);
+        objc_setAssociatedObject(host, (FD_BRIDGE const void *)self, nil, OBJC_ASSOCIATION_RETAIN_NONATOMIC);
 #else
-    fd_watch_stop(&impl->hostWatch);
-    [self release];
+        fd_watch_stop(&impl->hostWatch);
+        [self release];
 #endif
+    }
 }
 
 @end

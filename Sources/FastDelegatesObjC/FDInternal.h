@@ -27,6 +27,8 @@ typedef struct fd_core {
     volatile int deadPending;               // a listener died (set from any thread on GCC's runtime)
     BOOL breaking;
     BOOL changing, changeAgain;             // listeners_changed is running; and must run again
+    BOOL mustTell;                          // the next change reassigns and tells the watchers: a nested
+                                            // multicaster changed, or the last telling raised
     // The records, in other multicasters, of listeners that are this multicaster's proxy: told
     // when what it answers changes (nesting). Unretained FDListener pointers.
     void **watchers;
@@ -69,8 +71,12 @@ typedef struct fd_core {
     NSMutableArray *parked;       // records released during a dispatch, until the outermost leave
     FD_WEAK id host;
     NSString *hostKey;
-    FD_WEAK id original;          // the slot's delegate before installation
+    // The slot's delegate before installation, held weakly and watched as a listener is (GCC's
+    // runtime has no __weak: a plain pointer there would outlive it); nil when there was none.
+    FDListener *originalRecord;
+    const void *originalTold;     // the original when the host and watchers last looked; compared only
     BOOL installed;
+    BOOL installing, reassignOwed; // inside installOnHost:'s set of the slot; a change came meanwhile
 #if !FD_APPLE_RUNTIME
     fd_watch hostWatch;           // keeps the multicaster alive while the host lives
 #endif
@@ -94,12 +100,19 @@ static inline id fd_listener_object(FDListener *FD_UNRETAINED record) {
 #endif
 }
 
-/// Whether the multicaster of `inner` answers `selector` now: some live listener of its own does.
+/// The slot's original delegate, or nil once it died (or when there was none).
+static inline id fd_original(FDMulticasterImpl *impl) {
+    FDListener *FD_UNRETAINED record = impl->originalRecord;
+    return record ? fd_listener_object(record) : nil;
+}
+
+/// Whether the proxy of `inner` answers `selector` now, as its respondsToSelector: would: a
+/// protocol method when some live listener of its own does, any other when its original does.
 BOOL fd_inner_answers(fd_core *inner, SEL selector);
 
 /// The live object of `entry` when it answers `method` now, or nil (released, or dead: then
 /// noted for the outermost leave). Another multicaster's proxy (nesting) answers a method
-/// exactly when one of its own live listeners does, at each call.
+/// exactly when its own live listeners or its original delegate do, at each call.
 static inline id fd_entry_answering(fd_core *core, cdt_entry entry, fd_method *method) FD_RETURNS_RETAINED;
 static inline id fd_entry_answering(fd_core *core, cdt_entry entry, fd_method *method) {
     void *record = cdt_chain_object(core->chain, entry);

@@ -8,7 +8,7 @@
 
 // The slot's original delegate, while the multicaster lives.
 static id original_of(fd_core *core) {
-    return core && core->owner ? core->owner->original : nil;
+    return core && core->owner ? fd_original(core->owner) : nil;
 }
 
 @implementation FDProxyBase
