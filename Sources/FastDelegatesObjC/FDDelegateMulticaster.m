@@ -517,14 +517,16 @@ static FDListener *record_of(FDMulticasterImpl *impl, id listener) {
     uint32_t method_count = impl->core->table.count, message_count = 0;
     uint32_t *messages = calloc(method_count ? method_count : 1, sizeof *messages);
     if (!messages) [NSException raise:NSMallocException format:@"FDDelegateMulticaster: out of memory"];
+    // @finally, not @catch: an ARC catch variable leaks the exception without -fobjc-arc-exceptions.
+    BOOL asked = NO;
     @try {
         for (uint32_t i = 0; i < method_count; i++) {
             fd_method *method = &impl->core->table.methods[i];
             if (inner || [listener respondsToSelector:method->selector]) messages[message_count++] = method->message;
         }
-    } @catch (id exception) {
-        free(messages);
-        @throw;
+        asked = YES;
+    } @finally {
+        if (!asked) free(messages);
     }
     // `index` counts live listeners: find the position among all records.
     NSUInteger position = 0, live = 0, count = [impl->records count];
@@ -622,18 +624,19 @@ static BOOL in_slot_chain(FDMulticasterImpl *impl, id host) {
     // that makes is told once the multicaster is installed.
     impl->installing = YES;
     impl->reassignOwed = NO;
+    BOOL set = NO;
     @try {
         snapshot_answers(impl);
         impl->originalTold = (FD_BRIDGE const void *)current;
         [host setValue:impl->proxyObject forKey:key];
-    } @catch (id exception) {
-        // A slot KVC can read but not write, or a setter that raised: no trace of the attempt.
+        set = YES;
+    } @finally {
         impl->installing = NO;
-        set_original(impl, nil);
-        if (added) [self removeListener:current];
-        @throw;
+        if (!set) { // a slot KVC can read but not write, or a setter that raised: no trace of the attempt
+            set_original(impl, nil);
+            if (added) [self removeListener:current];
+        }
     }
-    impl->installing = NO;
     impl->host = host;
     NSString *copied = [key copy];
 #if !__has_feature(objc_arc)
