@@ -11,11 +11,16 @@
 - (void)select:(id)table row:(id)row;
 @end
 
-// The scroll-like protocol: ping: only.
+/// The scroll-like protocol, a part of the table-like one.
+@protocol FDNarrowDelegate <NSObject>
+@optional
+- (void)ping:(id)sender;
+@end
+
 static FDDelegateMulticaster *fd_narrow_multicaster(void) {
     NSDictionary *methods =
         [NSDictionary dictionaryWithObjectsAndKeys:fd_encoding(@encode(void), @encode(id), NULL), @"ping:", nil];
-    return [[[FDDelegateMulticaster alloc] initWithProtocol:@protocol(FDWideDelegate) methods:methods] autorelease];
+    return [[[FDDelegateMulticaster alloc] initWithProtocol:@protocol(FDNarrowDelegate) methods:methods] autorelease];
 }
 
 // The table-like protocol: ping:, heightFor:row: and select:row:.
@@ -106,6 +111,18 @@ static FDDelegateMulticaster *fd_wide_multicaster(void) {
 }
 @end
 
+/// An app delegate that answers only what the narrow protocol lacks.
+@interface FDWideTableOnly : NSObject <FDWideDelegate>
+@end
+
+@implementation FDWideTableOnly
+- (double)heightFor:(id)table row:(id)row {
+    return 7;
+}
+- (void)select:(id)table row:(id)row {
+}
+@end
+
 @interface FDWideHeight : NSObject <FDWideDelegate>
 @end
 
@@ -181,10 +198,10 @@ static void wideThenNarrowNarrowOutFirst(void) {
 }
 
 // The wide multicaster over the narrow one answers what the narrow one's original answers; when
-// that original dies, the wide one re-asks the host.
+// that original dies (the narrow one's own answers unchanged), the wide one re-asks the host.
 static void theOuterReasksWhenTheInnersOriginalDies(void) {
     FDWideHost *host = [[FDWideHost new] autorelease];
-    FDWideApp *app = [FDWideApp new]; // only this reference: released below
+    FDWideTableOnly *app = [FDWideTableOnly new]; // only this reference: released below
     [host setDelegate:app];
     FDDelegateMulticaster *narrow = fd_narrow_multicaster(), *wide = fd_wide_multicaster();
     [narrow installOnHost:host key:@"delegate"];
