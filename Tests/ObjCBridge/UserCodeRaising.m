@@ -5,19 +5,25 @@
 // call to it, and the host still told of later changes.
 #include "FDTestSupport.h"
 
-/// Answers respondsToSelector: normally, or raises while `raises` is set.
+/// Answers respondsToSelector: normally, but raises at its `raiseAt`th question (0: never):
+/// the last of a table's, so that it answered YES for some methods before.
 @interface FDRaisingResponder : FDRecorder {
 @public
-    BOOL raises;
+    NSUInteger questions, raiseAt;
 }
 @end
 
 @implementation FDRaisingResponder
 - (BOOL)respondsToSelector:(SEL)selector {
-    if (raises) [NSException raise:@"FDTestException" format:@"respondsToSelector: raised"];
+    if (raiseAt && ++questions == raiseAt) [NSException raise:@"FDTestException" format:@"respondsToSelector: raised"];
     return [super respondsToSelector:selector];
 }
 @end
+
+static void fd_raise_at_last_question(FDRaisingResponder *responder) {
+    responder->questions = 0;
+    responder->raiseAt = [fd_table_methods() count];
+}
 
 /// A caching host (assign) whose setter raises once `raisesAfter` more sets have passed (-1: never).
 @interface FDRaisingHost : NSObject {
@@ -91,7 +97,7 @@ static void aListenerWhoseRespondsToSelectorRaisesIsNotAdded(void) {
     FDRecorder *before = [FDRecorder recorderNamed:@"before" log:log];
     [multicaster addListener:before];
     FDRaisingResponder *raiser = (FDRaisingResponder *)[FDRaisingResponder recorderNamed:@"raiser" log:log];
-    raiser->raises = YES;
+    fd_raise_at_last_question(raiser);
     CHECK(fd_raised(add_listener, multicaster, raiser));
     CHECK([multicaster.listeners isEqual:[NSArray arrayWithObject:before]]);
     [multicaster.proxy scrollViewDidScroll:nil];
@@ -99,7 +105,7 @@ static void aListenerWhoseRespondsToSelectorRaisesIsNotAdded(void) {
     CHECK(([log isEqual:[NSArray arrayWithObjects:@"before:scrollViewDidScroll:",
                                                   @"before:tableView:didSelectRowAtIndexPath:", nil]]));
     // Once it answers, it is added as any listener, once.
-    raiser->raises = NO;
+    raiser->raiseAt = 0;
     [multicaster addListener:raiser];
     [log removeAllObjects];
     [multicaster.proxy scrollViewDidScroll:nil];
@@ -113,7 +119,7 @@ static void anOriginalWhoseRespondsToSelectorRaisesFailsTheInstall(void) {
     [host setDelegate:original];
     FDDelegateMulticaster *multicaster = fd_table_multicaster();
     [multicaster addListener:[FDRecorder recorderNamed:@"sdk" log:log]];
-    original->raises = YES;
+    fd_raise_at_last_question(original);
     CHECK(fd_raised(install, multicaster, host));
     CHECK(host->delegate == original);
     CHECK([multicaster.listeners count] == 1);
@@ -121,7 +127,7 @@ static void anOriginalWhoseRespondsToSelectorRaisesFailsTheInstall(void) {
     CHECK([log isEqual:[NSArray arrayWithObject:@"sdk:scrollViewDidScroll:"]]);
     [multicaster uninstall]; // not installed: the slot stays
     CHECK(host->delegate == original);
-    original->raises = NO;
+    original->raiseAt = 0;
     [multicaster installOnHost:host key:@"delegate"];
     [log removeAllObjects];
     [host scroll];
