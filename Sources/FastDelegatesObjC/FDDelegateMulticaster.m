@@ -681,11 +681,17 @@ static void splice_out(FDMulticasterImpl *impl, id host) {
 }
 
 - (void)uninstall {
-    FDMulticasterImpl *impl = (FDMulticasterImpl *)self;
+    // Not a strong local: without -fobjc-arc-exceptions, a raising setter would leave its retain
+    // behind, and the multicaster alive behind the proxy the slot still holds.
+    FDMulticasterImpl *FD_UNRETAINED impl = (FDMulticasterImpl *)self;
     FD_CONFINED(impl->core);
     if (!impl->installed) return;
-#if !__has_feature(objc_arc)
-    [[self retain] autorelease]; // the host's hold may be the last one
+    // The host's hold may be the last one: an autorelease keeps the multicaster to the end.
+#if __has_feature(objc_arc)
+    __autoreleasing id kept = self;
+    (void)kept;
+#else
+    [[self retain] autorelease];
 #endif
     impl->installed = NO;
     id host = impl->host;
