@@ -24,11 +24,13 @@
 /// - `proxy` answers `respondsToSelector:` YES for a protocol method exactly when some live
 ///   listener responds, and never raises "unrecognized selector" for a protocol method.
 /// - Listeners are held weakly and never called once deallocated. A listener that is another
-///   multicaster's proxy responds to a method exactly when one of that multicaster's live
-///   listeners does, asked at each call (nesting flattens); a cycle raises.
+///   multicaster's proxy responds to a method exactly when that proxy would: one of that
+///   multicaster's live listeners does, or, outside its protocol, its original delegate does,
+///   asked at each call (nesting flattens); a cycle raises.
 ///
 /// Exceptions: a listener's exception leaves the call (the multicaster stays consistent) and
-/// reaches the caller. Under ARC the frames it unwinds release what they hold only when this
+/// reaches the caller; so does one from a listener's `respondsToSelector:` (the listener is not
+/// added) or from the host's setter (later changes are still told to the host). Under ARC the frames it unwinds release what they hold only when this
 /// target is compiled with `-fobjc-arc-exceptions` (the package's tests do); without it, as
 /// SwiftPM builds it, an exception leaks the listener's retain and what the call held, as any
 /// ARC code does: Cocoa's rule, exceptions are programmer errors.
@@ -67,8 +69,11 @@ NS_SWIFT_NAME(DelegateMulticaster)
 /// listener's death when it happens, a nested multicaster's change), the slot is set to nil
 /// and back to `proxy` (after the outermost forwarded call), so that a host that caches
 /// `respondsToSelector:` asks again; a slot someone else has set since is left alone.
-/// Installing elsewhere uninstalls first. When the slot cannot be set (KVC raises), the
-/// exception reaches the caller and nothing is left of the attempt.
+/// Installing elsewhere uninstalls first; installing where it is already, under other
+/// multicasters installed since or not, does nothing. When the slot cannot be set (KVC raises),
+/// the exception reaches the caller and nothing is left of the attempt. The original delegate is
+/// held weakly, as listeners are: one that only the slot owned dies here, so keep a strong
+/// reference to it (the app's view controller, say) while the multicaster is installed.
 - (void)installOnHost:(id)host key:(NSString *)key;
 /// Gives the slot its original delegate back (nil if it has died), unless someone else has set
 /// the slot since, and lets the host go. When another multicaster was installed on the slot
