@@ -497,7 +497,7 @@ static FDListener *record_of(FDMulticasterImpl *impl, id listener) {
 }
 
 - (void)insertListener:(id)listener atIndex:(NSUInteger)index {
-    FDMulticasterImpl *impl = (FDMulticasterImpl *)self;
+    FDMulticasterImpl *FD_UNRETAINED impl = (FDMulticasterImpl *)self; // as in installOnHost:key:
     FD_CONFINED(impl->core);
     if (!listener) [NSException raise:NSInvalidArgumentException format:@"FDDelegateMulticaster: a nil listener"];
     if (listener == impl->proxyObject) {
@@ -579,7 +579,7 @@ static FDListener *record_of(FDMulticasterImpl *impl, id listener) {
 }
 
 - (BOOL)removeListener:(id)listener {
-    FDMulticasterImpl *impl = (FDMulticasterImpl *)self;
+    FDMulticasterImpl *FD_UNRETAINED impl = (FDMulticasterImpl *)self; // as in installOnHost:key:
     FD_CONFINED(impl->core);
     FDListener *record = listener ? record_of(impl, listener) : nil;
     if (!record) return NO;
@@ -602,7 +602,10 @@ static BOOL in_slot_chain(FDMulticasterImpl *impl, id host) {
 }
 
 - (void)installOnHost:(id)host key:(NSString *)key {
-    FDMulticasterImpl *impl = (FDMulticasterImpl *)self;
+    // Not a strong local (nor in insertListener:, removeListener: and uninstall): without
+    // -fobjc-arc-exceptions, an exception from the user code they call would leave its retain
+    // behind, and the multicaster alive. Unretained, as `self` is, and as the MRR branch has it.
+    FDMulticasterImpl *FD_UNRETAINED impl = (FDMulticasterImpl *)self;
     FD_CONFINED(impl->core);
     if (!host || !key) {
         [NSException raise:NSInvalidArgumentException format:@"FDDelegateMulticaster: installOnHost:key: needs both"];
@@ -681,9 +684,7 @@ static void splice_out(FDMulticasterImpl *impl, id host) {
 }
 
 - (void)uninstall {
-    // Not a strong local: without -fobjc-arc-exceptions, a raising setter would leave its retain
-    // behind, and the multicaster alive behind the proxy the slot still holds.
-    FDMulticasterImpl *FD_UNRETAINED impl = (FDMulticasterImpl *)self;
+    FDMulticasterImpl *FD_UNRETAINED impl = (FDMulticasterImpl *)self; // as in installOnHost:key:
     FD_CONFINED(impl->core);
     if (!impl->installed) return;
     // The host's hold may be the last one: an autorelease keeps the multicaster to the end.
