@@ -166,7 +166,8 @@ static void twoProtocols(BOOL narrowFirst, BOOL firstOut) {
     [second installOnHost:host key:@"delegate"];
     CHECK(host->delegate == second.proxy);
     CHECK(host->answersPing && host->answersHeight && host->answersSelect);
-    CHECK([fd_host_run(host, log) isEqual:fd_strings(@"app", firstName, secondName, @"app:select", @"w:select", @"7", nil)]);
+    NSArray *both = fd_strings(@"app", firstName, secondName, @"app:select", @"w:select", @"7", nil);
+    CHECK([fd_host_run(host, log) isEqual:both]);
     FDDelegateMulticaster *out = firstOut ? first : second, *stays = firstOut ? second : first;
     [out uninstall];
     CHECK(host->delegate == stays.proxy);

@@ -109,7 +109,8 @@ static void aListenerWhoseRespondsToSelectorRaisesIsNotAdded(void) {
     [multicaster addListener:raiser];
     [log removeAllObjects];
     [multicaster.proxy scrollViewDidScroll:nil];
-    CHECK(([log isEqual:[NSArray arrayWithObjects:@"before:scrollViewDidScroll:", @"raiser:scrollViewDidScroll:", nil]]));
+    CHECK(([log isEqual:[NSArray arrayWithObjects:@"before:scrollViewDidScroll:", @"raiser:scrollViewDidScroll:",
+                                                  nil]]));
 }
 
 static void anOriginalWhoseRespondsToSelectorRaisesFailsTheInstall(void) {
