@@ -25,7 +25,7 @@ SOAK_MINUTES ?= 10
 TIMED = start=$$(date +%s); trap 'echo "[$@] $$(( $$(date +%s) - start ))s"' EXIT;
 
 .PHONY: bench test deps c-warnings c-layers swift-warnings format-lint docs-check format generate generated-check \
-	compile-fail readme-check unit-tests full-fences dependent-check release-build release-tests callgrind-check callgrind-and-fuzz fuzz \
+	compile-fail readme-check docs-snippets unit-tests full-fences dependent-check release-build release-tests callgrind-check callgrind-and-fuzz fuzz \
 	fuzz-coverage soak objc-tests bench-objc
 
 ## Runs the benchmark CLI (release build): prints the table, and writes the published results
@@ -46,7 +46,7 @@ bench: deps
 ## Runs every check CI runs: warnings, formatting, generated code, snippets the compiler must reject,
 ## the tests (debug under TSan, optimized under ASan), the DocC catalog, a dependent package each
 ## way, the instruction counts and the fuzzer.
-test: deps c-warnings c-layers objc-tests format-lint generated-check swift-warnings docs-check compile-fail readme-check unit-tests \
+test: deps c-warnings c-layers objc-tests format-lint generated-check swift-warnings docs-check compile-fail readme-check docs-snippets unit-tests \
 	full-fences dependent-check release-build release-tests callgrind-and-fuzz
 
 deps:
@@ -130,9 +130,16 @@ compile-fail:
 
 ## Every ```swift block of README.md compiles, extracted from the README itself: the manifest
 ## against PackageDescription, the examples against the debug steps' FastDelegates module and
-## @DelegateProxy plugin (scripts/readme-check.sh).
+## @DelegateProxy plugin (scripts/snippet-check.sh).
 readme-check:
-	@$(TIMED) $(FORGET_DESCRIPTION) BUILD_FLAGS="$(DEBUG_FLAGS)" scripts/readme-check.sh
+	@$(TIMED) $(FORGET_DESCRIPTION) BUILD_FLAGS="$(DEBUG_FLAGS)" scripts/snippet-check.sh README.md
+
+## Every ```swift block of the DocC articles compiles the same way, with `import FastDelegates`
+## presumed; a block marked `<!-- snippet: context NAME -->` with the declarations it takes as
+## given (Tests/Snippets/NAME.swift), one marked `fragment` (with its reason) not at all.
+docs-snippets:
+	@$(TIMED) $(FORGET_DESCRIPTION) BUILD_FLAGS="$(DEBUG_FLAGS)" scripts/snippet-check.sh --import FastDelegates \
+		Sources/FastDelegates/FastDelegates.docc/*.md
 
 ## Every test in debug under ThreadSanitizer, the macro's expansion tests and the generated proxies'
 ## tests included. FASTDELEGATES_TEST_SCALE=sanitizer runs the million-sized tests a tenth as large
