@@ -25,7 +25,7 @@ SOAK_MINUTES ?= 10
 TIMED = start=$$(date +%s); trap 'echo "[$@] $$(( $$(date +%s) - start ))s"' EXIT;
 
 .PHONY: bench test deps c-warnings c-layers swift-warnings format-lint docs-check format generate generated-check \
-	compile-fail readme-check docs-snippets unit-tests full-fences dependent-check release-build release-tests callgrind-check callgrind-and-fuzz fuzz \
+	compile-fail readme-check docs-snippets unit-tests full-fences dependent-check proxy-sdk-check release-build release-tests callgrind-check callgrind-and-fuzz fuzz \
 	fuzz-coverage soak objc-tests bench-objc
 
 ## Runs the benchmark CLI (release build): prints the table, and writes the published results
@@ -47,7 +47,7 @@ bench: deps
 ## the tests (debug under TSan, optimized under ASan), the DocC catalog, a dependent package each
 ## way, the instruction counts and the fuzzer.
 test: deps c-warnings c-layers objc-tests format-lint generated-check swift-warnings docs-check compile-fail readme-check docs-snippets unit-tests \
-	full-fences dependent-check release-build release-tests callgrind-and-fuzz
+	full-fences dependent-check proxy-sdk-check release-build release-tests callgrind-and-fuzz
 
 deps:
 	@if ! pkg-config --exists libbsd 2>/dev/null && ! dpkg -s libbsd-dev >/dev/null 2>&1; then \
@@ -100,11 +100,11 @@ swift-warnings:
 
 ## Sources and Tests follow .swift-format (`make format` fixes what it can).
 format-lint:
-	@$(SWIFT) format lint --strict --recursive --parallel Sources Tests
-	@echo "swift format: Sources and Tests clean"
+	@$(SWIFT) format lint --strict --recursive --parallel Sources Tests Plugins Examples
+	@echo "swift format: Sources, Tests, Plugins and Examples clean"
 
 format:
-	$(SWIFT) format format --in-place --recursive --parallel Sources Tests
+	$(SWIFT) format format --in-place --recursive --parallel Sources Tests Plugins Examples
 
 ## The library's DocC catalog, and FastDelegatesFoundation's documentation, build with no warning (every symbol link resolves to one symbol):
 ## `swift package generate-documentation --target FastDelegates --warnings-as-errors`, with the
@@ -161,6 +161,14 @@ full-fences:
 ## built in the debug steps' scratch path, with their flags, so it reuses their swift-syntax.
 dependent-check:
 	@$(TIMED) $(FORGET_DESCRIPTION) DEPENDENT_SCRATCH="$(CURDIR)/$(DEBUG_SCRATCH)" scripts/dependent-check.sh
+
+## An SDK ships @DelegateProxy proxies without swift-syntax (Examples/ProxySDK): the app that uses
+## it builds cold with no package but the SDK's and ours and no swift-syntax, and runs;
+## `generate-delegate-proxies --check` passes on the SDK's checked-in file and fails on a stale
+## copy; a refused protocol gets the macro's error at its line (scripts/proxy-sdk-check.sh; the
+## plugin's tool builds swift-syntax once, in debug).
+proxy-sdk-check:
+	@$(TIMED) scripts/proxy-sdk-check.sh
 
 ## `swift build -c release` of the whole package, as most Swift developers first build a clone:
 ## every target but the tests (the test-support target included, which must therefore reach the

@@ -1,4 +1,5 @@
 #if Macros
+import FastDelegatesProxyGeneration
 import SwiftCompilerPlugin
 import SwiftSyntaxMacros
 
