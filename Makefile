@@ -112,15 +112,23 @@ format:
 docs-check:
 	@$(TIMED) $(FORGET_DESCRIPTION) BUILD_FLAGS="$(DEBUG_FLAGS)" scripts/docs-check.sh
 
-## Regenerates the hand-written forwarders of the benchmark (HandWrittenWeak+Generated.swift) and
-## the checked-in @DelegateProxy expansions it compiles (BenchScrollDelegate+Generated.swift and its copies, BenchFrameDelegate+Generated.swift),
-## and FastDelegatesFoundation's proxies (Sources/FastDelegatesFoundation/*+Generated.swift).
+## Regenerates the hand-written forwarders of the benchmark (HandWrittenWeak+Generated.swift), and,
+## with the generate-delegate-proxies plugin, the checked-in @DelegateProxy expansions that the
+## benchmark (BenchScrollDelegate+Generated.swift and its copies, BenchFrameDelegate+Generated.swift)
+## and FastDelegatesFoundation (its *+Generated.swift) compile without the `Macros` trait.
+PROXY_TARGETS = --target FastDelegatesFoundation --target fastdelegates-bench
 generate:
 	scripts/generate-handwritten-weak.py
-	FASTDELEGATES_REGENERATE=1 $(SWIFT) test $(TRAITS) --filter "CheckedInExpansionTests|FoundationExpansionTests"
+	@$(FORGET_DESCRIPTION) $(SWIFT) package $(DEBUG_FLAGS) --allow-writing-to-package-directory \
+		generate-delegate-proxies $(PROXY_TARGETS)
 
+## The generated sources are what their generators make today: the hand-written forwarders, and
+## every checked-in @DelegateProxy expansion (`generate-delegate-proxies --check`, whose tool the
+## debug steps' build shares).
 generated-check:
 	@scripts/generate-handwritten-weak.py --check
+	@$(FORGET_DESCRIPTION) $(SWIFT) package $(DEBUG_FLAGS) --allow-writing-to-package-directory \
+		generate-delegate-proxies --check $(PROXY_TARGETS)
 	@echo "generated sources up to date"
 
 ## Snippets the compiler must reject (Tests/CompileFail): non-Sendable handlers on the

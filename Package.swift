@@ -84,6 +84,7 @@ let package = Package(
             name: "FastDelegatesMacros",
             dependencies: [
                 .target(name: "FastDelegatesProxyGeneration", condition: .when(traits: ["Macros"])),
+                swiftSyntax("SwiftSyntax"),
                 swiftSyntax("SwiftSyntaxMacros"),
                 swiftSyntax("SwiftCompilerPlugin"),
             ]

@@ -74,7 +74,7 @@ struct ProxyFile {
         // Names the format this file is written in: a FastDelegates that no longer compiles it
         // marks the format unavailable, with a message that says to regenerate the file.
         let format = """
-            /// The generated code below is in FastDelegates' generated-file format 1.
+            /// This file is in FastDelegates' generated-file format 1.
             private typealias GeneratedFormat = FastDelegates.GeneratedDelegateProxies.Format1
             """
         var body = expanded.description.drop { $0.isNewline }.reversed().drop { $0.isNewline }.reversed()

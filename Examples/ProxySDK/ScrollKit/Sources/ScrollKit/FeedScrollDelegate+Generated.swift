@@ -191,6 +191,6 @@ extension FeedScrollDelegate where Self: FastDelegates.MainActorDelegateForwardi
     }
 }
 
-/// The generated code below is in FastDelegates' generated-file format 1.
+/// This file is in FastDelegates' generated-file format 1.
 private typealias GeneratedFormat = FastDelegates.GeneratedDelegateProxies.Format1
 #endif
