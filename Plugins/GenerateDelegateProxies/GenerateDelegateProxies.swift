@@ -2,9 +2,10 @@ import Foundation
 import PackagePlugin
 
 /// `swift package generate-delegate-proxies [--target NAME]… [--check]`: writes, beside each
-/// source file of a target that declares `@DelegateProxy` protocols, the macro's expansion as a
-/// checked-in `Name+Generated.swift`, so that the target builds without FastDelegates' `Macros`
-/// trait. `--check` changes nothing and fails, naming each file, when a checked-in file differs
+/// source file whose `@DelegateProxy` protocols sit inside `#if TRAIT`, the macro's expansion as a
+/// checked-in `Name+Generated.swift` under `#if !(TRAIT)`, so that the target builds without
+/// FastDelegates' `Macros` trait. Without `--target`, every target but the test targets; files
+/// that use the macro directly are left alone. `--check` changes nothing and fails, naming each file, when a checked-in file differs
 /// from what this version of the macro generates.
 @main
 struct GenerateDelegateProxies: CommandPlugin {
@@ -19,7 +20,8 @@ struct GenerateDelegateProxies: CommandPlugin {
         }
         let targets: [any Target]
         if named.isEmpty {
-            targets = context.package.targets
+            // Every target that ships: a test target's proxied protocols use the macro directly.
+            targets = context.package.targets.filter { ($0 as? SourceModuleTarget)?.kind != .test }
         } else {
             targets = try context.package.targets(named: named)
         }
@@ -42,6 +44,14 @@ struct GenerateDelegateProxies: CommandPlugin {
             process.arguments = arguments
             try process.run()
             process.waitUntilExit()
+            if process.terminationStatus == 3 {
+                if !named.isEmpty {
+                    throw PluginError(
+                        "target '\(target.name)' has no @DelegateProxy protocol inside an #if TRAIT (its files use the macro directly)"
+                    )
+                }
+                continue
+            }
             guard process.terminationStatus == 0 else {
                 throw PluginError(
                     check

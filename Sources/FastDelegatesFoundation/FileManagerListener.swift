@@ -20,7 +20,8 @@ public protocol FileManagerListener: AnyObject, Sendable {
     @DelegateDefault(false)
     func fileManager(
         _ fileManager: FileManager, shouldProceedAfterError error: any Error, copyingItemAtPath srcPath: String,
-        toPath dstPath: String) -> Bool
+        toPath dstPath: String
+    ) -> Bool
     /// `FileManagerDelegate.fileManager(_:shouldMoveItemAtPath:toPath:)`. Nobody: `true`. Not asked on Linux.
     @DelegateDefault(true)
     func fileManager(_ fileManager: FileManager, shouldMoveItemAtPath srcPath: String, toPath dstPath: String) -> Bool
@@ -28,7 +29,8 @@ public protocol FileManagerListener: AnyObject, Sendable {
     @DelegateDefault(false)
     func fileManager(
         _ fileManager: FileManager, shouldProceedAfterError error: any Error, movingItemAtPath srcPath: String,
-        toPath dstPath: String) -> Bool
+        toPath dstPath: String
+    ) -> Bool
     /// `FileManagerDelegate.fileManager(_:shouldLinkItemAtPath:toPath:)`. Nobody: `true`. Not asked on Linux.
     @DelegateDefault(true)
     func fileManager(_ fileManager: FileManager, shouldLinkItemAtPath srcPath: String, toPath dstPath: String) -> Bool
@@ -36,13 +38,16 @@ public protocol FileManagerListener: AnyObject, Sendable {
     @DelegateDefault(false)
     func fileManager(
         _ fileManager: FileManager, shouldProceedAfterError error: any Error, linkingItemAtPath srcPath: String,
-        toPath dstPath: String) -> Bool
+        toPath dstPath: String
+    ) -> Bool
     /// `FileManagerDelegate.fileManager(_:shouldRemoveItemAtPath:)`. Nobody: `true`. Not asked on Linux.
     @DelegateDefault(true)
     func fileManager(_ fileManager: FileManager, shouldRemoveItemAtPath path: String) -> Bool
     /// `FileManagerDelegate.fileManager(_:shouldProceedAfterError:removingItemAtPath:)`. Nobody: `false`. Not asked on Linux.
     @DelegateDefault(false)
-    func fileManager(_ fileManager: FileManager, shouldProceedAfterError error: any Error, removingItemAtPath path: String) -> Bool
+    func fileManager(
+        _ fileManager: FileManager, shouldProceedAfterError error: any Error, removingItemAtPath path: String
+    ) -> Bool
     /// `FileManagerDelegate.fileManager(_:shouldCopyItemAt:to:)`. Nobody: `true`.
     @DelegateDefault(true)
     func fileManager(_ fileManager: FileManager, shouldCopyItemAt srcURL: URL, to dstURL: URL) -> Bool
@@ -67,11 +72,14 @@ public protocol FileManagerListener: AnyObject, Sendable {
     func fileManager(
         _ fileManager: FileManager, shouldProceedAfterError error: any Error, linkingItemAt srcURL: URL, to dstURL: URL
     ) -> Bool
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     /// `FileManagerDelegate.fileManager(_:shouldRemoveItemAt:)`. Nobody: `true`.
     @DelegateDefault(true)
     func fileManager(_ fileManager: FileManager, shouldRemoveItemAt URL: URL) -> Bool
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     /// `FileManagerDelegate.fileManager(_:shouldProceedAfterError:removingItemAt:)`. Nobody: `false`.
     @DelegateDefault(false)
-    func fileManager(_ fileManager: FileManager, shouldProceedAfterError error: any Error, removingItemAt URL: URL) -> Bool
+    func fileManager(_ fileManager: FileManager, shouldProceedAfterError error: any Error, removingItemAt URL: URL)
+        -> Bool
 }
 #endif

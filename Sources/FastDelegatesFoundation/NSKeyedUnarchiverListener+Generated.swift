@@ -17,7 +17,8 @@ public protocol NSKeyedUnarchiverListener: AnyObject {
     /// `NSKeyedUnarchiverDelegate.unarchiver(_:cannotDecodeObjectOfClassName:originalClasses:)`:
     /// the first implementer's class. Nobody: `nil`, Foundation's default (the decoding fails).
     func unarchiver(
-        _ unarchiver: NSKeyedUnarchiver, cannotDecodeObjectOfClassName name: String, originalClasses classNames: [String]
+        _ unarchiver: NSKeyedUnarchiver, cannotDecodeObjectOfClassName name: String,
+        originalClasses classNames: [String]
     ) -> AnyClass?
     /// `NSKeyedUnarchiverDelegate.unarchiver(_:didDecode:)`: the first implementer's replacement.
     /// Nobody: the decoded object itself, Foundation's default (swift-corelibs-foundation keeps

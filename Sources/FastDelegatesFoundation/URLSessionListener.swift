@@ -1,5 +1,6 @@
 import FastDelegates
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

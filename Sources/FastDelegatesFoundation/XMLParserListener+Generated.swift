@@ -7,6 +7,7 @@
 #if !(Macros)
 import FastDelegates
 import Foundation
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -23,7 +24,8 @@ public protocol XMLParserListener: AnyObject {
     /// `XMLParserDelegate.parserDidEndDocument(_:)`.
     func parserDidEndDocument(_ parser: XMLParser)
     /// `XMLParserDelegate.parser(_:foundNotationDeclarationWithName:publicID:systemID:)`.
-    func parser(_ parser: XMLParser, foundNotationDeclarationWithName name: String, publicID: String?, systemID: String?)
+    func parser(
+        _ parser: XMLParser, foundNotationDeclarationWithName name: String, publicID: String?, systemID: String?)
     /// `XMLParserDelegate.parser(_:foundUnparsedEntityDeclarationWithName:publicID:systemID:notationName:)`.
     func parser(
         _ parser: XMLParser, foundUnparsedEntityDeclarationWithName name: String, publicID: String?,
@@ -37,13 +39,15 @@ public protocol XMLParserListener: AnyObject {
     /// `XMLParserDelegate.parser(_:foundInternalEntityDeclarationWithName:value:)`.
     func parser(_ parser: XMLParser, foundInternalEntityDeclarationWithName name: String, value: String?)
     /// `XMLParserDelegate.parser(_:foundExternalEntityDeclarationWithName:publicID:systemID:)`.
-    func parser(_ parser: XMLParser, foundExternalEntityDeclarationWithName name: String, publicID: String?, systemID: String?)
+    func parser(
+        _ parser: XMLParser, foundExternalEntityDeclarationWithName name: String, publicID: String?, systemID: String?)
     /// `XMLParserDelegate.parser(_:didStartElement:namespaceURI:qualifiedName:attributes:)`.
     func parser(
         _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
         qualifiedName qName: String?, attributes attributeDict: [String: String])
     /// `XMLParserDelegate.parser(_:didEndElement:namespaceURI:qualifiedName:)`.
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?)
+    func parser(
+        _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?)
     /// `XMLParserDelegate.parser(_:didStartMappingPrefix:toURI:)`.
     func parser(_ parser: XMLParser, didStartMappingPrefix prefix: String, toURI namespaceURI: String)
     /// `XMLParserDelegate.parser(_:didEndMappingPrefix:)`.
@@ -56,6 +60,7 @@ public protocol XMLParserListener: AnyObject {
     func parser(_ parser: XMLParser, foundProcessingInstructionWithTarget target: String, data: String?)
     /// `XMLParserDelegate.parser(_:foundComment:)`.
     func parser(_ parser: XMLParser, foundComment comment: String)
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     /// `XMLParserDelegate.parser(_:foundCDATA:)`.
     func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data)
     /// `XMLParserDelegate.parser(_:resolveExternalEntityName:systemID:)`: the first implementer's
@@ -74,45 +79,45 @@ public enum XMLParserListenerMessages: FastDelegates.NonisolatedProxyMessages {
     public typealias ProxyForwarding = FastDelegates.DelegateForwarding
 
     /// The message of `XMLParserListener.parserDidStartDocument(_:)`.
-    public static let parserDidStartDocument = FastDelegates.Message<XMLParser, Void>("XMLParserListener.parserDidStartDocument(_:)", fileID: "FastDelegatesFoundation/XMLParserListener.swift", line: 13, column: 1)
+    public static let parserDidStartDocument = FastDelegates.Message<XMLParser, Void>("XMLParserListener.parserDidStartDocument(_:)", fileID: "FastDelegatesFoundation/XMLParserListener.swift", line: 14, column: 1)
     /// The message of `XMLParserListener.parserDidEndDocument(_:)`.
-    public static let parserDidEndDocument = FastDelegates.Message<XMLParser, Void>("XMLParserListener.parserDidEndDocument(_:)", fileID: "FastDelegatesFoundation/XMLParserListener.swift", line: 13, column: 1)
+    public static let parserDidEndDocument = FastDelegates.Message<XMLParser, Void>("XMLParserListener.parserDidEndDocument(_:)", fileID: "FastDelegatesFoundation/XMLParserListener.swift", line: 14, column: 1)
     /// The message of `XMLParserListener.parser(_:foundNotationDeclarationWithName:publicID:systemID:)`.
-    public static let parserFoundNotationDeclarationWithNamePublicIDSystemID = FastDelegates.Message<(XMLParser, String, String?, String?), Void>("XMLParserListener.parser(_:foundNotationDeclarationWithName:publicID:systemID:)", fileID: "FastDelegatesFoundation/XMLParserListener.swift", line: 13, column: 1)
+    public static let parserFoundNotationDeclarationWithNamePublicIDSystemID = FastDelegates.Message<(XMLParser, String, String?, String?), Void>("XMLParserListener.parser(_:foundNotationDeclarationWithName:publicID:systemID:)", fileID: "FastDelegatesFoundation/XMLParserListener.swift", line: 14, column: 1)
     /// The message of `XMLParserListener.parser(_:foundUnparsedEntityDeclarationWithName:publicID:systemID:notationName:)`.
-    public static let parserFoundUnparsedEntityDeclarationWithNamePublicIDSystemIDNotationName = FastDelegates.Message<(XMLParser, String, String?, String?, String?), Void>("XMLParserListener.parser(_:foundUnparsedEntityDeclarationWithName:publicID:systemID:notationName:)", fileID: "FastDelegatesFoundation/XMLParserListener.swift", line: 13, column: 1)
+    public static let parserFoundUnparsedEntityDeclarationWithNamePublicIDSystemIDNotationName = FastDelegates.Message<(XMLParser, String, String?, String?, String?), Void>("XMLParserListener.parser(_:foundUnparsedEntityDeclarationWithName:publicID:systemID:notationName:)", fileID: "FastDelegatesFoundation/XMLParserListener.swift", line: 14, column: 1)
     /// The message of `XMLParserListener.parser(_:foundAttributeDeclarationWithName:forElement:type:defaultValue:)`.
-    public static let parserFoundAttributeDeclarationWithNameForElementTypeDefaultValue = FastDelegates.Message<(XMLParser, String, String, String?, String?), Void>("XMLParserListener.parser(_:foundAttributeDeclarationWithName:forElement:type:defaultValue:)", fileID: "FastDelegatesFoundation/XMLParserListener.swift", line: 13, column: 1)
+    public static let parserFoundAttributeDeclarationWithNameForElementTypeDefaultValue = FastDelegates.Message<(XMLParser, String, String, String?, String?), Void>("XMLParserListener.parser(_:foundAttributeDeclarationWithName:forElement:type:defaultValue:)", fileID: "FastDelegatesFoundation/XMLParserListener.swift", line: 14, column: 1)
     /// The message of `XMLParserListener.parser(_:foundElementDeclarationWithName:model:)`.
-    public static let parserFoundElementDeclarationWithNameModel = FastDelegates.Message<(XMLParser, String, String), Void>("XMLParserListener.parser(_:foundElementDeclarationWithName:model:)", fileID: "FastDelegatesFoundation/XMLParserListener.swift", line: 13, column: 1)
+    public static let parserFoundElementDeclarationWithNameModel = FastDelegates.Message<(XMLParser, String, String), Void>("XMLParserListener.parser(_:foundElementDeclarationWithName:model:)", fileID: "FastDelegatesFoundation/XMLParserListener.swift", line: 14, column: 1)
     /// The message of `XMLParserListener.parser(_:foundInternalEntityDeclarationWithName:value:)`.
-    public static let parserFoundInternalEntityDeclarationWithNameValue = FastDelegates.Message<(XMLParser, String, String?), Void>("XMLParserListener.parser(_:foundInternalEntityDeclarationWithName:value:)", fileID: "FastDelegatesFoundation/XMLParserListener.swift", line: 13, column: 1)
+    public static let parserFoundInternalEntityDeclarationWithNameValue = FastDelegates.Message<(XMLParser, String, String?), Void>("XMLParserListener.parser(_:foundInternalEntityDeclarationWithName:value:)", fileID: "FastDelegatesFoundation/XMLParserListener.swift", line: 14, column: 1)
     /// The message of `XMLParserListener.parser(_:foundExternalEntityDeclarationWithName:publicID:systemID:)`.
-    public static let parserFoundExternalEntityDeclarationWithNamePublicIDSystemID = FastDelegates.Message<(XMLParser, String, String?, String?), Void>("XMLParserListener.parser(_:foundExternalEntityDeclarationWithName:publicID:systemID:)", fileID: "FastDelegatesFoundation/XMLParserListener.swift", line: 13, column: 1)
+    public static let parserFoundExternalEntityDeclarationWithNamePublicIDSystemID = FastDelegates.Message<(XMLParser, String, String?, String?), Void>("XMLParserListener.parser(_:foundExternalEntityDeclarationWithName:publicID:systemID:)", fileID: "FastDelegatesFoundation/XMLParserListener.swift", line: 14, column: 1)
     /// The message of `XMLParserListener.parser(_:didStartElement:namespaceURI:qualifiedName:attributes:)`.
-    public static let parserDidStartElementNamespaceURIQualifiedNameAttributes = FastDelegates.Message<(XMLParser, String, String?, String?, [String: String]), Void>("XMLParserListener.parser(_:didStartElement:namespaceURI:qualifiedName:attributes:)", fileID: "FastDelegatesFoundation/XMLParserListener.swift", line: 13, column: 1)
+    public static let parserDidStartElementNamespaceURIQualifiedNameAttributes = FastDelegates.Message<(XMLParser, String, String?, String?, [String: String]), Void>("XMLParserListener.parser(_:didStartElement:namespaceURI:qualifiedName:attributes:)", fileID: "FastDelegatesFoundation/XMLParserListener.swift", line: 14, column: 1)
     /// The message of `XMLParserListener.parser(_:didEndElement:namespaceURI:qualifiedName:)`.
-    public static let parserDidEndElementNamespaceURIQualifiedName = FastDelegates.Message<(XMLParser, String, String?, String?), Void>("XMLParserListener.parser(_:didEndElement:namespaceURI:qualifiedName:)", fileID: "FastDelegatesFoundation/XMLParserListener.swift", line: 13, column: 1)
+    public static let parserDidEndElementNamespaceURIQualifiedName = FastDelegates.Message<(XMLParser, String, String?, String?), Void>("XMLParserListener.parser(_:didEndElement:namespaceURI:qualifiedName:)", fileID: "FastDelegatesFoundation/XMLParserListener.swift", line: 14, column: 1)
     /// The message of `XMLParserListener.parser(_:didStartMappingPrefix:toURI:)`.
-    public static let parserDidStartMappingPrefixToURI = FastDelegates.Message<(XMLParser, String, String), Void>("XMLParserListener.parser(_:didStartMappingPrefix:toURI:)", fileID: "FastDelegatesFoundation/XMLParserListener.swift", line: 13, column: 1)
+    public static let parserDidStartMappingPrefixToURI = FastDelegates.Message<(XMLParser, String, String), Void>("XMLParserListener.parser(_:didStartMappingPrefix:toURI:)", fileID: "FastDelegatesFoundation/XMLParserListener.swift", line: 14, column: 1)
     /// The message of `XMLParserListener.parser(_:didEndMappingPrefix:)`.
-    public static let parserDidEndMappingPrefix = FastDelegates.Message<(XMLParser, String), Void>("XMLParserListener.parser(_:didEndMappingPrefix:)", fileID: "FastDelegatesFoundation/XMLParserListener.swift", line: 13, column: 1)
+    public static let parserDidEndMappingPrefix = FastDelegates.Message<(XMLParser, String), Void>("XMLParserListener.parser(_:didEndMappingPrefix:)", fileID: "FastDelegatesFoundation/XMLParserListener.swift", line: 14, column: 1)
     /// The message of `XMLParserListener.parser(_:foundCharacters:)`.
-    public static let parserFoundCharacters = FastDelegates.Message<(XMLParser, String), Void>("XMLParserListener.parser(_:foundCharacters:)", fileID: "FastDelegatesFoundation/XMLParserListener.swift", line: 13, column: 1)
+    public static let parserFoundCharacters = FastDelegates.Message<(XMLParser, String), Void>("XMLParserListener.parser(_:foundCharacters:)", fileID: "FastDelegatesFoundation/XMLParserListener.swift", line: 14, column: 1)
     /// The message of `XMLParserListener.parser(_:foundIgnorableWhitespace:)`.
-    public static let parserFoundIgnorableWhitespace = FastDelegates.Message<(XMLParser, String), Void>("XMLParserListener.parser(_:foundIgnorableWhitespace:)", fileID: "FastDelegatesFoundation/XMLParserListener.swift", line: 13, column: 1)
+    public static let parserFoundIgnorableWhitespace = FastDelegates.Message<(XMLParser, String), Void>("XMLParserListener.parser(_:foundIgnorableWhitespace:)", fileID: "FastDelegatesFoundation/XMLParserListener.swift", line: 14, column: 1)
     /// The message of `XMLParserListener.parser(_:foundProcessingInstructionWithTarget:data:)`.
-    public static let parserFoundProcessingInstructionWithTargetData = FastDelegates.Message<(XMLParser, String, String?), Void>("XMLParserListener.parser(_:foundProcessingInstructionWithTarget:data:)", fileID: "FastDelegatesFoundation/XMLParserListener.swift", line: 13, column: 1)
+    public static let parserFoundProcessingInstructionWithTargetData = FastDelegates.Message<(XMLParser, String, String?), Void>("XMLParserListener.parser(_:foundProcessingInstructionWithTarget:data:)", fileID: "FastDelegatesFoundation/XMLParserListener.swift", line: 14, column: 1)
     /// The message of `XMLParserListener.parser(_:foundComment:)`.
-    public static let parserFoundComment = FastDelegates.Message<(XMLParser, String), Void>("XMLParserListener.parser(_:foundComment:)", fileID: "FastDelegatesFoundation/XMLParserListener.swift", line: 13, column: 1)
+    public static let parserFoundComment = FastDelegates.Message<(XMLParser, String), Void>("XMLParserListener.parser(_:foundComment:)", fileID: "FastDelegatesFoundation/XMLParserListener.swift", line: 14, column: 1)
     /// The message of `XMLParserListener.parser(_:foundCDATA:)`.
-    public static let parserFoundCDATA = FastDelegates.Message<(XMLParser, Data), Void>("XMLParserListener.parser(_:foundCDATA:)", fileID: "FastDelegatesFoundation/XMLParserListener.swift", line: 13, column: 1)
+    public static let parserFoundCDATA = FastDelegates.Message<(XMLParser, Data), Void>("XMLParserListener.parser(_:foundCDATA:)", fileID: "FastDelegatesFoundation/XMLParserListener.swift", line: 14, column: 1)
     /// The message of `XMLParserListener.parser(_:resolveExternalEntityName:systemID:)`.
-    public static let parserResolveExternalEntityNameSystemID = FastDelegates.Message<(XMLParser, String, String?), Data?>("XMLParserListener.parser(_:resolveExternalEntityName:systemID:)", fileID: "FastDelegatesFoundation/XMLParserListener.swift", line: 13, column: 1)
+    public static let parserResolveExternalEntityNameSystemID = FastDelegates.Message<(XMLParser, String, String?), Data?>("XMLParserListener.parser(_:resolveExternalEntityName:systemID:)", fileID: "FastDelegatesFoundation/XMLParserListener.swift", line: 14, column: 1)
     /// The message of `XMLParserListener.parser(_:parseErrorOccurred:)`.
-    public static let parserParseErrorOccurred = FastDelegates.Message<(XMLParser, any Error), Void>("XMLParserListener.parser(_:parseErrorOccurred:)", fileID: "FastDelegatesFoundation/XMLParserListener.swift", line: 13, column: 1)
+    public static let parserParseErrorOccurred = FastDelegates.Message<(XMLParser, any Error), Void>("XMLParserListener.parser(_:parseErrorOccurred:)", fileID: "FastDelegatesFoundation/XMLParserListener.swift", line: 14, column: 1)
     /// The message of `XMLParserListener.parser(_:validationErrorOccurred:)`.
-    public static let parserValidationErrorOccurred = FastDelegates.Message<(XMLParser, any Error), Void>("XMLParserListener.parser(_:validationErrorOccurred:)", fileID: "FastDelegatesFoundation/XMLParserListener.swift", line: 13, column: 1)
+    public static let parserValidationErrorOccurred = FastDelegates.Message<(XMLParser, any Error), Void>("XMLParserListener.parser(_:validationErrorOccurred:)", fileID: "FastDelegatesFoundation/XMLParserListener.swift", line: 14, column: 1)
 
     /// The messages of this protocol and of those it refines for the requirement `selector` whose
     /// message has the type of `message`: what a refining protocol's restatement of it witnesses.

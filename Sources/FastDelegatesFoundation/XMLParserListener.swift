@@ -1,5 +1,6 @@
 import FastDelegates
 import Foundation
+
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
@@ -17,7 +18,8 @@ public protocol XMLParserListener: AnyObject {
     /// `XMLParserDelegate.parserDidEndDocument(_:)`.
     func parserDidEndDocument(_ parser: XMLParser)
     /// `XMLParserDelegate.parser(_:foundNotationDeclarationWithName:publicID:systemID:)`.
-    func parser(_ parser: XMLParser, foundNotationDeclarationWithName name: String, publicID: String?, systemID: String?)
+    func parser(
+        _ parser: XMLParser, foundNotationDeclarationWithName name: String, publicID: String?, systemID: String?)
     /// `XMLParserDelegate.parser(_:foundUnparsedEntityDeclarationWithName:publicID:systemID:notationName:)`.
     func parser(
         _ parser: XMLParser, foundUnparsedEntityDeclarationWithName name: String, publicID: String?,
@@ -31,13 +33,15 @@ public protocol XMLParserListener: AnyObject {
     /// `XMLParserDelegate.parser(_:foundInternalEntityDeclarationWithName:value:)`.
     func parser(_ parser: XMLParser, foundInternalEntityDeclarationWithName name: String, value: String?)
     /// `XMLParserDelegate.parser(_:foundExternalEntityDeclarationWithName:publicID:systemID:)`.
-    func parser(_ parser: XMLParser, foundExternalEntityDeclarationWithName name: String, publicID: String?, systemID: String?)
+    func parser(
+        _ parser: XMLParser, foundExternalEntityDeclarationWithName name: String, publicID: String?, systemID: String?)
     /// `XMLParserDelegate.parser(_:didStartElement:namespaceURI:qualifiedName:attributes:)`.
     func parser(
         _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
         qualifiedName qName: String?, attributes attributeDict: [String: String])
     /// `XMLParserDelegate.parser(_:didEndElement:namespaceURI:qualifiedName:)`.
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?)
+    func parser(
+        _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?)
     /// `XMLParserDelegate.parser(_:didStartMappingPrefix:toURI:)`.
     func parser(_ parser: XMLParser, didStartMappingPrefix prefix: String, toURI namespaceURI: String)
     /// `XMLParserDelegate.parser(_:didEndMappingPrefix:)`.
@@ -50,6 +54,7 @@ public protocol XMLParserListener: AnyObject {
     func parser(_ parser: XMLParser, foundProcessingInstructionWithTarget target: String, data: String?)
     /// `XMLParserDelegate.parser(_:foundComment:)`.
     func parser(_ parser: XMLParser, foundComment comment: String)
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     /// `XMLParserDelegate.parser(_:foundCDATA:)`.
     func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data)
     /// `XMLParserDelegate.parser(_:resolveExternalEntityName:systemID:)`: the first implementer's

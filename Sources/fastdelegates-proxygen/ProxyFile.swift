@@ -28,7 +28,8 @@ struct ProxyFile {
     var fileName: String { String(sourcePath.split(separator: "/").last ?? "") }
 
     /// The generated file's text, or the errors that stop it (each `path:line:column: error: …`),
-    /// or `nil` when the source has no `@DelegateProxy` protocol.
+    /// or `nil` when the source has no `@DelegateProxy` protocol inside an `#if` (a file that uses
+    /// the macro directly, as a test target's may, is left alone).
     func generate(_ source: String) -> Result<String, Failure>? {
         let tree = Parser.parse(source: source)
         let finder = ProxiedProtocolFinder(viewMode: .sourceAccurate)
@@ -39,15 +40,16 @@ struct ProxyFile {
             let place = node.startLocation(converter: converter)
             return "\(sourcePath):\(place.line):\(place.column): error: \(message)"
         }
-        let guardClause: IfConfigClauseSyntax?
+        let guardClause: IfConfigClauseSyntax
         switch guardOf(finder.protocols, in: tree) {
-        case .success(let clause): guardClause = clause
+        case .success(nil): return nil
+        case .success(let clause?): guardClause = clause
         case .failure(let problem): return .failure(Failure(messages: [located(problem.node, problem.message)]))
         }
 
         // The generated file is the whole source, expanded, under the opposite of its guard: the
         // macro appends a protocol's extensions at the end of the file, outside any `#if`.
-        let unguarded = guardClause.map { unwrap($0, in: tree) } ?? tree
+        let unguarded = unwrap(guardClause, in: tree)
         let context = BasicMacroExpansionContext(
             sourceFiles: [unguarded: .init(moduleName: moduleName, fullFilePath: fileName)])
         let expanded = unguarded.expand(
@@ -80,7 +82,7 @@ struct ProxyFile {
         var body = expanded.description.drop { $0.isNewline }.reversed().drop { $0.isNewline }.reversed()
             .map(String.init).joined()
         body = body + "\n\n" + format
-        if let condition = guardClause?.condition {
+        if let condition = guardClause.condition {
             body = "#if !(\(condition.trimmedDescription))\n" + body + "\n#endif"
         }
         return .success(header + "\n\n" + body + "\n")

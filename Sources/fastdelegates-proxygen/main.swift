@@ -2,7 +2,8 @@
 // the checked-in expansion of each given source file's @DelegateProxy protocols.
 //
 // Usage: fastdelegates-proxygen [--check] --module NAME SOURCE.swift…
-// The plugin runs it once per target; a person runs the plugin.
+// The plugin runs it once per target; a person runs the plugin. Exit status: 0 done, 1 errors or
+// stale files, 2 usage (or no `Macros` trait), 3 no source file with protocols inside an `#if`.
 import Foundation
 
 #if Macros
@@ -54,6 +55,8 @@ func run() -> Int32 {
         print("generate-delegate-proxies: nothing written (\(errors.count) error\(errors.count == 1 ? "" : "s"))")
         return 1
     }
+    // Exit status 3: nothing to generate (every file uses the macro directly).
+    if outputs.isEmpty { return 3 }
     var stale = 0
     for output in outputs {
         let current = try? String(contentsOfFile: output.path, encoding: .utf8)
