@@ -25,7 +25,7 @@ SOAK_MINUTES ?= 10
 TIMED = start=$$(date +%s); trap 'echo "[$@] $$(( $$(date +%s) - start ))s"' EXIT;
 
 .PHONY: bench test deps c-warnings c-layers swift-warnings format-lint docs-check format generate generated-check \
-	compile-fail readme-check unit-tests full-fences dependent-check release-build release-tests callgrind-check callgrind-and-fuzz fuzz \
+	compile-fail readme-check docs-snippets unit-tests full-fences dependent-check proxy-sdk-check release-build release-tests callgrind-check callgrind-and-fuzz fuzz \
 	fuzz-coverage soak objc-tests bench-objc
 
 ## Runs the benchmark CLI (release build): prints the table, and writes the published results
@@ -46,8 +46,8 @@ bench: deps
 ## Runs every check CI runs: warnings, formatting, generated code, snippets the compiler must reject,
 ## the tests (debug under TSan, optimized under ASan), the DocC catalog, a dependent package each
 ## way, the instruction counts and the fuzzer.
-test: deps c-warnings c-layers objc-tests format-lint generated-check swift-warnings docs-check compile-fail readme-check unit-tests \
-	full-fences dependent-check release-build release-tests callgrind-and-fuzz
+test: deps c-warnings c-layers objc-tests format-lint generated-check swift-warnings docs-check compile-fail readme-check docs-snippets unit-tests \
+	full-fences dependent-check proxy-sdk-check release-build release-tests callgrind-and-fuzz
 
 deps:
 	@if ! pkg-config --exists libbsd 2>/dev/null && ! dpkg -s libbsd-dev >/dev/null 2>&1; then \
@@ -100,11 +100,11 @@ swift-warnings:
 
 ## Sources and Tests follow .swift-format (`make format` fixes what it can).
 format-lint:
-	@$(SWIFT) format lint --strict --recursive --parallel Sources Tests
-	@echo "swift format: Sources and Tests clean"
+	@$(SWIFT) format lint --strict --recursive --parallel Sources Tests Plugins Examples
+	@echo "swift format: Sources, Tests, Plugins and Examples clean"
 
 format:
-	$(SWIFT) format format --in-place --recursive --parallel Sources Tests
+	$(SWIFT) format format --in-place --recursive --parallel Sources Tests Plugins Examples
 
 ## The library's DocC catalog, and FastDelegatesFoundation's documentation, build with no warning (every symbol link resolves to one symbol):
 ## `swift package generate-documentation --target FastDelegates --warnings-as-errors`, with the
@@ -112,15 +112,23 @@ format:
 docs-check:
 	@$(TIMED) $(FORGET_DESCRIPTION) BUILD_FLAGS="$(DEBUG_FLAGS)" scripts/docs-check.sh
 
-## Regenerates the hand-written forwarders of the benchmark (HandWrittenWeak+Generated.swift) and
-## the checked-in @DelegateProxy expansions it compiles (BenchScrollDelegate+Generated.swift and its copies, BenchFrameDelegate+Generated.swift),
-## and FastDelegatesFoundation's proxies (Sources/FastDelegatesFoundation/*+Generated.swift).
+## Regenerates the hand-written forwarders of the benchmark (HandWrittenWeak+Generated.swift), and,
+## with the generate-delegate-proxies plugin, the checked-in @DelegateProxy expansions that the
+## benchmark (BenchScrollDelegate+Generated.swift and its copies, BenchFrameDelegate+Generated.swift)
+## and FastDelegatesFoundation (its *+Generated.swift) compile without the `Macros` trait.
+PROXY_TARGETS = --target FastDelegatesFoundation --target fastdelegates-bench
 generate:
 	scripts/generate-handwritten-weak.py
-	FASTDELEGATES_REGENERATE=1 $(SWIFT) test $(TRAITS) --filter "CheckedInExpansionTests|FoundationExpansionTests"
+	@$(FORGET_DESCRIPTION) $(SWIFT) package $(DEBUG_FLAGS) --allow-writing-to-package-directory \
+		generate-delegate-proxies $(PROXY_TARGETS)
 
+## The generated sources are what their generators make today: the hand-written forwarders, and
+## every checked-in @DelegateProxy expansion (`generate-delegate-proxies --check`, whose tool the
+## debug steps' build shares).
 generated-check:
 	@scripts/generate-handwritten-weak.py --check
+	@$(FORGET_DESCRIPTION) $(SWIFT) package $(DEBUG_FLAGS) --allow-writing-to-package-directory \
+		generate-delegate-proxies --check $(PROXY_TARGETS)
 	@echo "generated sources up to date"
 
 ## Snippets the compiler must reject (Tests/CompileFail): non-Sendable handlers on the
@@ -130,9 +138,16 @@ compile-fail:
 
 ## Every ```swift block of README.md compiles, extracted from the README itself: the manifest
 ## against PackageDescription, the examples against the debug steps' FastDelegates module and
-## @DelegateProxy plugin (scripts/readme-check.sh).
+## @DelegateProxy plugin (scripts/snippet-check.sh).
 readme-check:
-	@$(TIMED) $(FORGET_DESCRIPTION) BUILD_FLAGS="$(DEBUG_FLAGS)" scripts/readme-check.sh
+	@$(TIMED) $(FORGET_DESCRIPTION) BUILD_FLAGS="$(DEBUG_FLAGS)" scripts/snippet-check.sh README.md
+
+## Every ```swift block of the DocC articles compiles the same way, with `import FastDelegates`
+## presumed; a block marked `<!-- snippet: context NAME -->` with the declarations it takes as
+## given (Tests/Snippets/NAME.swift), one marked `fragment` (with its reason) not at all.
+docs-snippets:
+	@$(TIMED) $(FORGET_DESCRIPTION) BUILD_FLAGS="$(DEBUG_FLAGS)" scripts/snippet-check.sh --import FastDelegates \
+		Sources/FastDelegates/FastDelegates.docc/*.md
 
 ## Every test in debug under ThreadSanitizer, the macro's expansion tests and the generated proxies'
 ## tests included. FASTDELEGATES_TEST_SCALE=sanitizer runs the million-sized tests a tenth as large
@@ -154,6 +169,14 @@ full-fences:
 ## built in the debug steps' scratch path, with their flags, so it reuses their swift-syntax.
 dependent-check:
 	@$(TIMED) $(FORGET_DESCRIPTION) DEPENDENT_SCRATCH="$(CURDIR)/$(DEBUG_SCRATCH)" scripts/dependent-check.sh
+
+## An SDK ships @DelegateProxy proxies without swift-syntax (Examples/ProxySDK): the app that uses
+## it builds cold with no package but the SDK's and ours and no swift-syntax, and runs;
+## `generate-delegate-proxies --check` passes on the SDK's checked-in file and fails on a stale
+## copy; a refused protocol gets the macro's error at its line (scripts/proxy-sdk-check.sh; the
+## plugin's tool builds swift-syntax once, in debug).
+proxy-sdk-check:
+	@$(TIMED) scripts/proxy-sdk-check.sh
 
 ## `swift build -c release` of the whole package, as most Swift developers first build a clone:
 ## every target but the tests (the test-support target included, which must therefore reach the

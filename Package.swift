@@ -22,6 +22,9 @@ let package = Package(
         // Ready-made proxies for Foundation's delegate protocols (XMLParser, NSCache, FileManager,
         // NSKeyedArchiver/Unarchiver, URLSession), with Foundation's own defaults.
         .library(name: "FastDelegatesFoundation", targets: ["FastDelegatesFoundation"]),
+        // `swift package generate-delegate-proxies`: checked-in `@DelegateProxy` expansions, so
+        // that a package's dependents build without swift-syntax.
+        .plugin(name: "GenerateDelegateProxies", targets: ["GenerateDelegateProxies"]),
     ],
     // `Macros` (off by default) adds `@DelegateProxy` to the FastDelegates module. Only a
     // dependent that enables it resolves and builds swift-syntax.
@@ -80,11 +83,46 @@ let package = Package(
         .macro(
             name: "FastDelegatesMacros",
             dependencies: [
+                .target(name: "FastDelegatesProxyGeneration", condition: .when(traits: ["Macros"])),
+                swiftSyntax("SwiftSyntax"),
+                swiftSyntax("SwiftSyntaxMacros"),
+                swiftSyntax("SwiftCompilerPlugin"),
+            ]
+        ),
+        // What `@DelegateProxy` generates and rejects: the macro's implementation, shared by the
+        // compiler plugin and the `generate-delegate-proxies` tool (empty without the trait).
+        .target(
+            name: "FastDelegatesProxyGeneration",
+            dependencies: [
                 swiftSyntax("SwiftSyntax"),
                 swiftSyntax("SwiftSyntaxBuilder"),
                 swiftSyntax("SwiftSyntaxMacros"),
                 swiftSyntax("SwiftDiagnostics"),
-                swiftSyntax("SwiftCompilerPlugin"),
+            ]
+        ),
+        // The command plugin `generate-delegate-proxies` and the tool it runs: the macro's
+        // expansion of a target's `@DelegateProxy` protocols, written beside them (the tool
+        // needs the `Macros` trait; without it, it says so).
+        .plugin(
+            name: "GenerateDelegateProxies",
+            capability: .command(
+                intent: .custom(
+                    verb: "generate-delegate-proxies",
+                    description: "Writes the @DelegateProxy expansions of a target's protocols as checked-in Swift files"),
+                permissions: [
+                    .writeToPackageDirectory(reason: "Writes each proxied protocol's expansion beside its source file")
+                ]),
+            dependencies: ["fastdelegates-proxygen"]
+        ),
+        .executableTarget(
+            name: "fastdelegates-proxygen",
+            dependencies: [
+                .target(name: "FastDelegatesProxyGeneration", condition: .when(traits: ["Macros"])),
+                swiftSyntax("SwiftSyntax"),
+                swiftSyntax("SwiftParser"),
+                swiftSyntax("SwiftDiagnostics"),
+                swiftSyntax("SwiftSyntaxMacros"),
+                swiftSyntax("SwiftSyntaxMacroExpansion"),
             ]
         ),
         // A plain-Swift delegate proxy with the same semantics as DelegateChain: a benchmark
@@ -211,7 +249,7 @@ let package = Package(
         .testTarget(
             name: "FastDelegatesMacrosTests",
             dependencies: [
-                .target(name: "FastDelegatesMacros", condition: .when(traits: ["Macros"])),
+                .target(name: "FastDelegatesProxyGeneration", condition: .when(traits: ["Macros"])),
                 swiftSyntax("SwiftSyntax"),
                 swiftSyntax("SwiftParser"),
                 swiftSyntax("SwiftSyntaxMacros"),

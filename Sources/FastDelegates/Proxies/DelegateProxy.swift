@@ -137,4 +137,87 @@ public macro DelegateCombining(_ combination: AnswerCombination<[Any], [Any]>) =
 @attached(peer)
 public macro DelegateCombining(_ combination: AnswerCombination<Any?, Any?>) =
     #externalMacro(module: "FastDelegatesMacros", type: "RequirementMarkerMacro")
+#else
+// Without the `Macros` trait, the same attributes are declared unavailable, so that writing one
+// says how to get it instead of "unknown attribute". Their definition names a macro of the
+// toolchain's own Observation plugin, which every Swift 5.9 or later toolchain ships (so the
+// declarations build without a warning); being unavailable, none is ever expanded.
+
+/// Unavailable without the `Macros` trait: see <doc:ShippingProxiesWithoutSwiftSyntax>.
+@available(
+    *, unavailable,
+    message:
+        "@DelegateProxy needs FastDelegates' `Macros` trait (.package(…, traits: [\"Macros\"])); an SDK can instead check in its proxies with `swift package generate-delegate-proxies`"
+)
+@attached(peer)
+public macro DelegateProxy() = #externalMacro(module: "ObservationMacros", type: "ObservationTrackedMacro")
+
+/// Unavailable without the `Macros` trait: see <doc:ShippingProxiesWithoutSwiftSyntax>.
+@available(
+    *, unavailable,
+    message:
+        "@DelegateProxy needs FastDelegates' `Macros` trait (.package(…, traits: [\"Macros\"])); an SDK can instead check in its proxies with `swift package generate-delegate-proxies`"
+)
+@attached(peer)
+public macro DelegateProxy(superclass: AnyObject.Type) =
+    #externalMacro(module: "ObservationMacros", type: "ObservationTrackedMacro")
+
+/// Unavailable without the `Macros` trait: see <doc:ShippingProxiesWithoutSwiftSyntax>.
+@available(
+    *, unavailable,
+    message:
+        "@DelegateProxy needs FastDelegates' `Macros` trait (.package(…, traits: [\"Macros\"])); an SDK can instead check in its proxies with `swift package generate-delegate-proxies`"
+)
+@attached(peer)
+public macro DelegateProxy(concurrent: Bool, superclass: AnyObject.Type? = nil) =
+    #externalMacro(module: "ObservationMacros", type: "ObservationTrackedMacro")
+
+/// Unavailable without the `Macros` trait, as `@DelegateProxy` is.
+@available(
+    *, unavailable,
+    message:
+        "@DelegateDefault marks a requirement of a @DelegateProxy protocol, which needs FastDelegates' `Macros` trait"
+)
+@attached(peer)
+public macro DelegateDefault<Value>(_ value: Value) =
+    #externalMacro(module: "ObservationMacros", type: "ObservationTrackedMacro")
+
+/// Unavailable without the `Macros` trait, as `@DelegateProxy` is.
+@available(
+    *, unavailable,
+    message:
+        "@DelegateDefault marks a requirement of a @DelegateProxy protocol, which needs FastDelegates' `Macros` trait"
+)
+@attached(peer)
+public macro DelegateDefault(expression: String) =
+    #externalMacro(module: "ObservationMacros", type: "ObservationTrackedMacro")
+
+/// Unavailable without the `Macros` trait, as `@DelegateProxy` is.
+@available(
+    *, unavailable,
+    message:
+        "@DelegateDefault marks a requirement of a @DelegateProxy protocol, which needs FastDelegates' `Macros` trait"
+)
+@attached(peer)
+public macro DelegateDefault(parameter: String) =
+    #externalMacro(module: "ObservationMacros", type: "ObservationTrackedMacro")
+
+/// Unavailable without the `Macros` trait, as `@DelegateProxy` is.
+@available(
+    *, unavailable,
+    message:
+        "@DelegateCompletionHandler marks a requirement of a @DelegateProxy protocol, which needs FastDelegates' `Macros` trait"
+)
+@attached(peer)
+public macro DelegateCompletionHandler() = #externalMacro(module: "ObservationMacros", type: "ObservationTrackedMacro")
+
+/// Unavailable without the `Macros` trait, as `@DelegateProxy` is.
+@available(
+    *, unavailable,
+    message:
+        "@DelegateCombining marks a requirement of a @DelegateProxy protocol, which needs FastDelegates' `Macros` trait"
+)
+@attached(peer)
+public macro DelegateCombining<Answer>(_ combination: AnswerCombination<Answer, Answer>) =
+    #externalMacro(module: "ObservationMacros", type: "ObservationTrackedMacro")
 #endif

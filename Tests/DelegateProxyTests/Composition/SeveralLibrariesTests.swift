@@ -79,6 +79,21 @@ import Testing
         #expect(log.events == ["both.scroll 1.0", "both.refresh", "both.scroll 3.0"])
     }
 
+    /// Both protocols' extensions give `ListenerOfBoth` a `refreshDelegateResponder`, so the bare
+    /// name is ambiguous; through each protocol's existential it is that protocol's responder.
+    @Test func aListenerOfBothNamesTheProtocolOfTheResponderItWants() {
+        let log = Log()
+        let view = ScrollView(name: "feed")
+        let both = ListenerOfBoth(log: log)
+        let chain = DelegateChain()
+        chain.add((both as any RefreshKitA.RefreshDelegate).refreshDelegateResponder)
+        chain.send(RefreshKitA.RefreshDelegateMessages.scrollViewDidScroll, view)
+        chain.send(RefreshKitB.RefreshDelegateMessages.scrollViewDidScroll, view)
+        #expect(log.events == ["both.scroll 0.0"])
+        #expect(chain.responds(to: RefreshKitA.RefreshDelegateMessages.scrollViewDidScroll))
+        #expect(!chain.responds(to: RefreshKitB.RefreshDelegateMessages.scrollViewDidScroll))
+    }
+
     @Test func theMessagesShareTheirNamesAndNothingElse() async {
         typealias A = RefreshKitA.RefreshDelegateMessages
         typealias B = RefreshKitB.RefreshDelegateMessages

@@ -1,5 +1,5 @@
 #if Macros
-import FastDelegatesMacros
+import FastDelegatesProxyGeneration
 import SwiftDiagnostics
 import SwiftParser
 import SwiftSyntax

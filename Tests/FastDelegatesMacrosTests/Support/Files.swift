@@ -44,15 +44,4 @@ func proxiedDeclaration(in relativePath: String) throws -> String {
     return lines[start...end].joined(separator: "\n")
 }
 
-/// Replaces the file at `path` with `text`.
-func writeFile(_ path: String, _ text: String) throws {
-    guard let file = fopen(path, "wb") else { throw FileError(path: path) }
-    defer { fclose(file) }
-    let bytes = Array(text.utf8)
-    guard fwrite(bytes, 1, bytes.count, file) == bytes.count else { throw FileError(path: path) }
-}
-
-func environmentValue(_ name: String) -> String? {
-    getenv(name).map { String(cString: $0) }
-}
 #endif

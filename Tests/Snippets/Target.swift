@@ -1,0 +1,5 @@
+// A target that the handlers of <doc:UsingFastDelegatesWithSwiftConcurrency> ignore.
+
+final class Target {}
+
+@MainActor let target = Target()

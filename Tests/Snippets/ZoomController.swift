@@ -1,0 +1,1 @@
+@MainActor let zoomController = ZoomController()
