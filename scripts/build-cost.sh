@@ -46,7 +46,7 @@ cpu() { # CPU seconds (user + sys) of "$@", its children included
 }
 pins() { # the packages an app's Package.resolved pins, or "none"
     local list
-    list=$(sed -n 's/.*"identity" *: *"\([^"]*\)".*/\1/p' "$1/Package.resolved" 2>/dev/null | tr '\n' ' ')
+    list=$(sed -n 's/.*"identity" *: *"\([^"]*\)".*/\1/p' "$1/Package.resolved" 2>/dev/null | paste -sd ' ')
     echo "${list:-none}"
 }
 

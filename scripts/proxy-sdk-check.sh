@@ -2,7 +2,8 @@
 # An SDK ships @DelegateProxy proxies without swift-syntax (Examples/ProxySDK): copies ScrollKit,
 # the SDK, and FeedApp, an app that uses it, beside a link named FastDelegates to this checkout, then
 #  1. builds FeedApp from a fresh scratch path and runs it: it must resolve no package but ScrollKit
-#     and FastDelegates (no Package.resolved pin, no checkout) and build no swift-syntax;
+#     and FastDelegates (no Package.resolved pin, no checkout) and build no swift-syntax; and with
+#     a file that writes @DelegateProxy, it must fail with the error that names the trait;
 #  2. runs `swift package --traits GenerateProxies generate-delegate-proxies --check` in ScrollKit:
 #     it passes on the checked-in file, fails naming the file on a stale copy of it, and a protocol
 #     the macro refuses gets the macro's error at its line, with nothing written.
@@ -41,6 +42,23 @@ if output=$("$WORK/app-build/debug/FeedApp" 2>&1) && [ "$output" = "FeedApp: ok"
 else
     fail "FeedApp: $output"
 fi
+
+# An app without the trait that writes @DelegateProxy is told what to do.
+cat >"$WORK/FeedApp/Sources/FeedApp/Misuse.swift" <<'SOURCE'
+import FastDelegates
+@DelegateProxy
+protocol AppScrollDelegate: AnyObject {
+    func didScroll()
+}
+SOURCE
+if "$SWIFT" build --package-path "$WORK/FeedApp" --scratch-path "$WORK/app-build" >"$LOG" 2>&1; then
+    fail "@DelegateProxy without the trait compiles"
+elif grep -q "error: .*DelegateProxy.* is unavailable: .*Macros.*generate-delegate-proxies" "$LOG"; then
+    echo "ok   @DelegateProxy without the trait: an error that names the Macros trait and the plugin"
+else
+    grep "error:" "$LOG" | head -5; fail "@DelegateProxy without the trait: no error naming the trait and the plugin"
+fi
+rm "$WORK/FeedApp/Sources/FeedApp/Misuse.swift"
 
 # 2. The plugin, as the SDK's author runs it (the tool builds swift-syntax once).
 SDK="$WORK/ScrollKit"
