@@ -6,16 +6,16 @@ struct MessageSite: CustomStringConvertible {
     let line: UInt
     let column: UInt
     /// The declaration around the message (`#function`: the type of a static property, the
-    /// function that makes it), which `#sourceLocation` does not rewrite. Empty for a site read back with
-    /// ``MessageIdentity/site(of:)``.
+    /// function that makes it), which `#sourceLocation` does not rewrite. Empty for a site read
+    /// back with ``MessageIdentity/site(of:)``.
     var function = ""
 
     var description: String { "\(fileID):\(line):\(column)" }
 }
 
 /// The rule that turns a message's declaration into its interning key: its name, its site (with
-/// the declaring function), the runtime metadata of its `Message<Input, Output>` type and what the declaration knew of
-/// `Input` and `Output` being `Sendable`.
+/// the declaration around it), the runtime metadata of its `Message<Input, Output>` type and
+/// what the declaration knew of `Input` and `Output` being `Sendable`.
 enum MessageIdentity {
     /// Interns the message `name` of `signature` declared at `site`, and returns its id.
     static func intern<Input, Output>(
@@ -36,10 +36,10 @@ enum MessageIdentity {
             fileID.withUTF8 { fileID in
                 function.withUTF8 { function in
                     // The site's file is the file ID, a NUL (which no file ID holds), then the
-                    // declaring function: `#sourceLocation` rewrites the first, not the second.
-                    // On the stack for the usual lengths: no allocation.
-                    withUnsafeTemporaryAllocation(of: CChar.self, capacity: fileID.count + 1 + function.count) {
-                        file in
+                    // declaration around the message: `#sourceLocation` rewrites the first, not
+                    // the second. On the stack for the usual lengths: no allocation.
+                    let length = fileID.count + 1 + function.count
+                    return withUnsafeTemporaryAllocation(of: CChar.self, capacity: length) { file in
                         let raw = UnsafeMutableRawBufferPointer(file)
                         raw.copyMemory(from: UnsafeRawBufferPointer(fileID))
                         raw[fileID.count] = 0
@@ -67,7 +67,7 @@ enum MessageIdentity {
     static func site(of id: UInt32) -> MessageSite? {
         var site = cdt_message_site()
         guard cdt_intern_site(id, &site), let file = site.file else { return nil }
-        // The file ID ends at the NUL before the declaring function (see `intern`).
+        // The file ID ends at the NUL before the declaration around the message (see `intern`).
         let bytes = UnsafeRawBufferPointer(start: file, count: site.file_length)
         let fileID = String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
         return MessageSite(fileID: fileID, line: UInt(site.line), column: UInt(site.column))
