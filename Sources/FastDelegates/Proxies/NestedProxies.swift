@@ -55,7 +55,8 @@ protocol NestedRegistration: AnyObject {
 }
 
 extension ChainRegistration: NestedRegistration {
-    var hasLeft: Bool { isDead }
+    // `removeAll()` unlists without marking dead.
+    var hasLeft: Bool { isDead || isUnlisted }
 }
 
 extension ConcurrentRegistration: NestedRegistration {

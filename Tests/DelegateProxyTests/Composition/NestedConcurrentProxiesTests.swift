@@ -101,20 +101,22 @@ final class GatedPreparer: SyncDelegate {
 /// Removes a proxy from another when it syncs or prepares.
 final class SyncRemover: SyncDelegate {
     let log: SyncLog
-    let outer: SyncDelegateProxy
-    let inner: SyncDelegateProxy
+    let removal: @Sendable () -> Void
     init(log: SyncLog, removing inner: SyncDelegateProxy, from outer: SyncDelegateProxy) {
         self.log = log
-        self.outer = outer
-        self.inner = inner
+        removal = { outer.remove(inner) }
+    }
+    init(log: SyncLog, removal: @escaping @Sendable () -> Void) {
+        self.log = log
+        self.removal = removal
     }
     func didSync(_ count: Int) {
         log.append("remover sync \(count)")
-        outer.remove(inner)
+        removal()
     }
     func prepare(_ feed: String) async {
         log.append("remover prepare")
-        outer.remove(inner)
+        removal()
     }
 }
 
@@ -309,6 +311,29 @@ struct NestedConcurrentProxiesTests {
         // The inner proxy itself still reaches both of its listeners.
         inner.didSync(2)
         #expect(log.events == expected + ["remover sync 2", "second sync 2"])
+        withExtendedLifetime((remover, second, last)) {}
+    }
+
+    /// The other ways out of the outer chain during a send: the nesting `add`'s token, and
+    /// `removeAll()`.
+    @Test(arguments: ["cancel", "removeAll"])
+    func cancellingOrRemovingEveryListenerDuringASendStopsTheInnerListeners(_ removal: String) {
+        let log = SyncLog()
+        let outer = SyncDelegateProxy()
+        let inner = SyncDelegateProxy()
+        let second = SyncListener("second", log: log)
+        let last = SyncListener("last", log: log)
+        let token = Mutex<ConcurrentDelegateToken?>(nil)
+        let remover = SyncRemover(log: log) {
+            if removal == "cancel" { token.withLock { $0 }?.cancel() } else { outer.chain.removeAll() }
+        }
+        inner.add(remover)
+        inner.add(second)
+        let added = outer.add(inner)
+        token.withLock { $0 = added }
+        outer.add(last)
+        outer.didSync(1)
+        #expect(log.events == (removal == "cancel" ? ["remover sync 1", "last sync 1"] : ["remover sync 1"]))
         withExtendedLifetime((remover, second, last)) {}
     }
 

@@ -194,23 +194,25 @@ import Testing
         #expect(!empty.scrollViewShouldScrollToTop())
     }
 
-    /// Removes a proxy from another in each of its handlers: scrolling, counting rows, refreshing.
+    /// Removes a proxy from another in each of its handlers: scrolling, refreshing.
     final class Remover: RefreshDelegate {
         let log: Log
-        let outer: RefreshDelegateProxy
-        let inner: RefreshDelegateProxy
+        let removal: () -> Void
         init(log: Log, removing inner: RefreshDelegateProxy, from outer: RefreshDelegateProxy) {
             self.log = log
-            self.outer = outer
-            self.inner = inner
+            removal = { outer.remove(inner) }
+        }
+        init(log: Log, removal: @escaping () -> Void) {
+            self.log = log
+            self.removal = removal
         }
         func refresh() async {
             log.events.append("remover refresh")
-            outer.remove(inner)
+            removal()
         }
         func scrollViewDidScroll(_ scrollView: ScrollView) {
             log.events.append("remover scroll")
-            outer.remove(inner)
+            removal()
         }
     }
 
@@ -244,6 +246,27 @@ import Testing
         log.events = []
         inner.scrollViewDidScroll(view)
         #expect(log.events == ["remover scroll", "second scroll"])
+    }
+
+    /// The other ways out of the outer chain during a send: the nesting `add`'s token, and
+    /// `removeAll()`.
+    @Test(arguments: ["cancel", "removeAll"])
+    func cancellingOrRemovingEveryListenerDuringASendStopsTheInnerListeners(_ removal: String) {
+        let log = Log()
+        let outer = RefreshDelegateProxy()
+        let inner = RefreshDelegateProxy()
+        let second = Listener("second", log: log)
+        let last = Listener("last", log: log)
+        var token: DelegateToken?
+        let remover = Remover(log: log) {
+            if removal == "cancel" { token?.cancel() } else { outer.chain.removeAll() }
+        }
+        inner.add(remover)
+        inner.add(second)
+        token = outer.add(inner)
+        outer.add(last)
+        outer.scrollViewDidScroll(view)
+        #expect(log.events == (removal == "cancel" ? ["remover scroll", "last scroll"] : ["remover scroll"]))
     }
 
     /// Three deep, O ← [M ← [A ← [L1, L2], L4], L3]: L1 removing M from O ends the walks of both
