@@ -12,7 +12,9 @@ struct Unchecked<Value>: @unchecked Sendable {
     // send that runs on no actor to a function that runs on none, and its answer back
     // (`AsyncCall.call`); the nested proxies a concurrent chain forwards a requirement to
     // (`forwarders(of:)`), `Sendable` targets with the immutable forwarding of their handlers,
-    // which walk a `ConcurrentDelegateChain`, itself `Sendable`. A message id stands for one declaration (`Message`'s identity): one
+    // which walk a `ConcurrentDelegateChain`, itself `Sendable`; a nested proxy's registration in
+    // its outer chain (`NestedLink`), a `Sendable` `ConcurrentRegistration` or a `DelegateChain`'s,
+    // read only on that chain's thread. A message id stands for one declaration (`Message`'s identity): one
     // place, one name, the same runtime types, so one static `Input` and `Output`, `Sendable`
     // alike. (One generic place made for two types that differ only by `Sendable` is the
     // exception `Message` documents.) Targets no longer need it: every target of a concurrent

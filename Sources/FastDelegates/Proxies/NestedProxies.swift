@@ -1,6 +1,8 @@
 // A proxy added as a listener of another proxy: its listeners answer in its place, as if they
 // were in the outer list there (nesting flattens).
 
+import Synchronization
+
 /// A chain that a proxy's handler may walk in its target's place: what the cycle check of a
 /// nesting `add` follows.
 protocol NestingChain: AnyObject {
@@ -21,29 +23,108 @@ extension NestingChain {
 extension Forwarding {
     /// How a handler of `message` walks `chain`, the chain of a proxy that is a listener of
     /// another: a plain send walks its responders, a requirement send its implementing listeners,
-    /// and the outer chain responds while one of them does.
+    /// and the outer chain responds while one of them does. Once the proxy's registration in the
+    /// outer chain is removed (`link`), a walk already running calls none of its listeners after
+    /// the one that answered last: the walk ends there and the outer walk goes on behind the proxy.
     static func nested<Chain: MessageDispatching & RequirementDispatching & AsyncRequirementChain & NestingChain>(
-        _ message: Message<Input, Output>, in chain: Chain
+        _ message: Message<Input, Output>, in chain: Chain, link: NestedLink
     ) -> Forwarding {
-        Forwarding(
-            walk: { _, input, body in chain.forEachAnswer(to: message, input, body) },
+        let sends = ForwardedRequirements.chain(message) { _ in chain }
+        let requirements = ForwardedRequirements(
+            walk: { _, input, body in
+                var cut = false
+                let stopped = chain.forEachAnswer(toRequirement: message, input) { link.answered($0, body, cut: &cut) }
+                return stopped && !cut
+            },
+            stillImplements: sends.stillImplements, dropDeclined: sends.dropDeclined, commit: sends.commit)
+        return Forwarding(
+            walk: { _, input, body in
+                var cut = false
+                let stopped = chain.forEachAnswer(to: message, input) { link.answered($0, body, cut: &cut) }
+                return stopped && !cut
+            },
             responds: { _ in chain.responds(to: message) },
-            requirements: .chain(message) { _ in chain }, nestedChain: chain)
+            requirements: requirements, nestedChain: chain)
+    }
+}
+
+/// A registration of an outer chain that a nested proxy's handlers may ask whether it was removed.
+protocol NestedRegistration: AnyObject {
+    /// Whether the registration has left its chain (removed, or its target found dead).
+    var hasLeft: Bool { get }
+}
+
+extension ChainRegistration: NestedRegistration {
+    // `removeAll()` unlists without marking dead.
+    var hasLeft: Bool { isDead || isUnlisted }
+}
+
+extension ConcurrentRegistration: NestedRegistration {
+    var hasLeft: Bool { removed.load(ordering: .sequentiallyConsistent) }
+}
+
+/// Where a nested proxy's handlers stand in the outer chain: its registration there, which the
+/// walk of the proxy's listeners checks after each answer, so that removing the proxy from the
+/// outer chain (by one of its own listeners, say) stops a walk already running, as it stops the
+/// outer walk before the proxy. Only the nested path pays for it.
+///
+/// Known once the outer `add` returned (``attach(_:)``): a send on another thread before that
+/// walks on. The registration is held weakly (it holds the handlers that hold this link), under
+/// a mutex because another thread may walk while the `add` attaches it.
+final class NestedLink: Sendable {
+    private struct State {
+        var attached = false
+        weak var registration: (any NestedRegistration)?
+    }
+
+    private let state = Mutex(State())
+
+    /// Attaches the registration the outer `add` made or kept; nil when it was removed already.
+    func attach(_ registration: (any NestedRegistration)?) {
+        // Sound: a `DelegateChain`'s registration is only ever read on its chain's thread, and a
+        // `ConcurrentRegistration` is `Sendable`; the box only carries the reference into the mutex.
+        let box = Unchecked(registration)
+        state.withLock { state in
+            state.attached = true
+            state.registration = box.value
+        }
+    }
+
+    /// Whether the proxy's registration in the outer chain has left it.
+    var isCut: Bool {
+        // The reference leaves the mutex before it is used or released.
+        let found = state.withLock { state in Unchecked((state.attached, state.registration)) }.value
+        guard found.0 else { return false }
+        return found.1?.hasLeft ?? true
+    }
+
+    /// What the walk of the proxy's listeners does with each answer: hands it to the outer
+    /// walk's `body`, then, unless that stopped the walk, ends the walk when the proxy has been
+    /// removed from the outer chain meanwhile (`cut`: the walk then returns false, so that the
+    /// outer walk goes on after the proxy).
+    @inline(__always)
+    func answered<Output>(_ output: Output, _ body: (Output) -> Bool, cut: inout Bool) -> Bool {
+        if body(output) { return true }
+        cut = isCut
+        return cut
     }
 }
 
 extension AnyResponder {
     /// This responder's target answering each of its messages through `chain`'s listeners.
-    func nested(in chain: DelegateChain) -> AnyResponder {
-        AnyResponder(target, handlers: handlers.reduce(into: [:]) { $0[$1.key] = $1.value.nested($1.key, in: chain) })
+    func nested(in chain: DelegateChain, link: NestedLink) -> AnyResponder {
+        AnyResponder(
+            target, handlers: handlers.reduce(into: [:]) { $0[$1.key] = $1.value.nested($1.key, in: chain, link: link) }
+        )
     }
 }
 
 extension AnySendableResponder {
     /// This responder's target answering each of its messages through `chain`'s listeners.
-    func nested(in chain: ConcurrentDelegateChain) -> AnySendableResponder {
+    func nested(in chain: ConcurrentDelegateChain, link: NestedLink) -> AnySendableResponder {
         AnySendableResponder(
-            target, handlers: handlers.reduce(into: [:]) { $0[$1.key] = $1.value.nested($1.key, in: chain) })
+            target, handlers: handlers.reduce(into: [:]) { $0[$1.key] = $1.value.nested($1.key, in: chain, link: link) }
+        )
     }
 }
 
@@ -56,8 +137,12 @@ extension DelegateChain: NestingChain {
     /// own live listeners does, at the time of the call, and answers as that listener would: the
     /// outer walk goes on past it when none does, a void requirement reaches each of its
     /// implementing listeners (only the first of all in `.breaking` mode), and a combined
-    /// answer counts each of theirs. Proxies nest to any depth. This chain pays one flag check
-    /// per send for it (as for ``Responses/forwarding(_:)``).
+    /// answer counts each of theirs. Removing the proxy from this chain is removing its listeners
+    /// from it: they receive nothing more, even from a send already running (one of them removing
+    /// the proxy ends the walk of the others there, and the send goes on after the proxy), for
+    /// `async` requirements as for the others. Proxies nest to any depth. This chain pays one
+    /// flag check per send for it (as for ``Responses/forwarding(_:)``); only a walk through a
+    /// nested proxy checks its removal, once per answer of its listeners.
     /// - Returns: a token whose `cancel()` removes the listener.
     @discardableResult
     public func add(_ responder: AnyResponder, nesting nested: DelegateChain?, retention: Retention = .weak)
@@ -65,7 +150,10 @@ extension DelegateChain: NestingChain {
     {
         guard let nested else { return add(responder, retention: retention) }
         preconditionNoCycle(nesting: nested)
-        return add(responder.nested(in: nested), retention: retention)
+        let link = NestedLink()
+        let token = add(responder.nested(in: nested, link: link), retention: retention)
+        link.attach(list.entry(serial: token.serial))
+        return token
     }
 
     func nests(_ chain: AnyObject) -> Bool {
@@ -89,8 +177,10 @@ extension ConcurrentDelegateChain: NestingChain {
     /// outer walk goes on past it when none does, a void requirement reaches each of its
     /// implementing listeners (only the first of all in `.breaking` mode), a combined answer counts
     /// each of theirs, and an `async` requirement's call is committed in the chain of the
-    /// listener it reaches (``removeAwaitingCalls(_:isolation:)`` there waits for it). Proxies nest
-    /// to any depth. Once a chain holds a
+    /// listener it reaches (``removeAwaitingCalls(_:isolation:)`` there waits for it). Removing the
+    /// proxy from this chain removes its listeners from it as ``remove(_:)`` removes a listener:
+    /// from the moment the removal is made, a send already running calls none of them (one of
+    /// them removing the proxy ends the walk of the others there). Proxies nest to any depth. Once a chain holds a
     /// nested proxy, its sends take the path an observed chain's take (one flag check each, as
     /// before; then a check of each responder's handler).
     /// - Returns: a token whose `cancel()` removes the listener.
@@ -102,7 +192,11 @@ extension ConcurrentDelegateChain: NestingChain {
     {
         guard let nested else { return add(responder, retention: retention) }
         preconditionNoCycle(nesting: nested)
-        return add(responder.nested(in: nested), retention: retention)
+        let link = NestedLink()
+        let token = add(responder.nested(in: nested, link: link), retention: retention)
+        let serial = token.serial
+        link.attach(locked { state in state.list.entry(serial: serial) })
+        return token
     }
 
     func nests(_ chain: AnyObject) -> Bool {

@@ -6,7 +6,7 @@ import Synchronization
 /// keep its chain alive. It may be used from any thread.
 public final class ConcurrentDelegateToken: Sendable {
     private let link: ChainLink
-    private let serial: UInt64
+    let serial: UInt64
 
     /// A token that removes nothing: what adding a target that a proxy refuses returns.
     public init() {

@@ -6,7 +6,7 @@ public final class DelegateToken {
     private weak var chain: DelegateChain?
     /// The registration's serial in its chain: never reused, so a stale token cannot remove a
     /// later registration.
-    private let serial: UInt64
+    let serial: UInt64
 
     /// A token that removes nothing: what adding a target that a chain or proxy refuses returns
     /// (see ``DelegateChain``'s notes on adding a chain to itself).

@@ -30,14 +30,15 @@ class AnyHandler {
 
     /// A handler of the same message that walks `chain`'s listeners in its target's place: what a
     /// proxy registers for a listener that is itself a proxy over `chain` (see
-    /// ``DelegateChain/add(_:nesting:retention:)``).
-    func nested(_ message: UInt32, in chain: DelegateChain) -> AnyHandler {
+    /// ``DelegateChain/add(_:nesting:retention:)``); `link` tells its walk when the proxy leaves
+    /// the outer chain.
+    func nested(_ message: UInt32, in chain: DelegateChain, link: NestedLink) -> AnyHandler {
         preconditionFailure("FastDelegates: AnyHandler is abstract")
     }
 
-    /// ``nested(_:in:)-(_,DelegateChain)`` for a proxy over a ``ConcurrentDelegateChain``
+    /// ``nested(_:in:link:)-(_,DelegateChain,_)`` for a proxy over a ``ConcurrentDelegateChain``
     /// (``ConcurrentDelegateChain/add(_:nesting:retention:)``).
-    func nested(_ message: UInt32, in chain: ConcurrentDelegateChain) -> AnyHandler {
+    func nested(_ message: UInt32, in chain: ConcurrentDelegateChain, link: NestedLink) -> AnyHandler {
         preconditionFailure("FastDelegates: AnyHandler is abstract")
     }
 
@@ -98,12 +99,12 @@ final class Handler<Input, Output>: AnyHandler {
 
     override var nestedChain: (any NestingChain)? { forwarding?.nestedChain }
 
-    override func nested(_ message: UInt32, in chain: DelegateChain) -> AnyHandler {
-        Handler(forwarding: .nested(Message(interned: message), in: chain), calledDirectly: body)
+    override func nested(_ message: UInt32, in chain: DelegateChain, link: NestedLink) -> AnyHandler {
+        Handler(forwarding: .nested(Message(interned: message), in: chain, link: link), calledDirectly: body)
     }
 
-    override func nested(_ message: UInt32, in chain: ConcurrentDelegateChain) -> AnyHandler {
-        Handler(forwarding: .nested(Message(interned: message), in: chain), calledDirectly: body)
+    override func nested(_ message: UInt32, in chain: ConcurrentDelegateChain, link: NestedLink) -> AnyHandler {
+        Handler(forwarding: .nested(Message(interned: message), in: chain, link: link), calledDirectly: body)
     }
 }
 

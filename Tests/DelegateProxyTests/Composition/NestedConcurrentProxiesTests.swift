@@ -98,6 +98,28 @@ final class GatedPreparer: SyncDelegate {
     func open() { gate.withLock { $0.take() }?.resume() }
 }
 
+/// Removes a proxy from another when it syncs or prepares.
+final class SyncRemover: SyncDelegate {
+    let log: SyncLog
+    let removal: @Sendable () -> Void
+    init(log: SyncLog, removing inner: SyncDelegateProxy, from outer: SyncDelegateProxy) {
+        self.log = log
+        removal = { outer.remove(inner) }
+    }
+    init(log: SyncLog, removal: @escaping @Sendable () -> Void) {
+        self.log = log
+        self.removal = removal
+    }
+    func didSync(_ count: Int) {
+        log.append("remover sync \(count)")
+        removal()
+    }
+    func prepare(_ feed: String) async {
+        log.append("remover prepare")
+        removal()
+    }
+}
+
 final class Ponger: PingDelegate, Sendable {
     let offset: Int
     init(offset: Int) { self.offset = offset }
@@ -258,6 +280,61 @@ struct NestedConcurrentProxiesTests {
         inner.add(sizer)
         #expect(outer.pageSize(for: "feed") == 5)
         withExtendedLifetime((inner, sizer, next)) {}
+    }
+
+    /// O ← [A ← [L1, L2], L3], and L1 removes A from O during a send: L2 receives nothing more,
+    /// as a listener removed during a send does, whether the send is a requirement's, a plain
+    /// send of the chain, or an `async` requirement's; L3 still does.
+    @Test(arguments: ["requirement", "plain send", "async"])
+    func removingAnInnerProxyDuringASendStopsItsListeners(_ send: String) async {
+        let log = SyncLog()
+        let outer = SyncDelegateProxy()
+        let inner = SyncDelegateProxy()
+        let remover = SyncRemover(log: log, removing: inner, from: outer)
+        let second = SyncListener("second", log: log)
+        let last = SyncListener("last", log: log)
+        inner.add(remover)
+        inner.add(second)
+        outer.add(inner)
+        outer.add(last)
+        switch send {
+        case "requirement": outer.didSync(1)
+        case "plain send": outer.chain.send(SyncDelegateMessages.didSync, 1)
+        default: await outer.prepare("feed")
+        }
+        let expected =
+            send == "async"
+            ? ["remover prepare", "last prepare start", "last prepare end"] : ["remover sync 1", "last sync 1"]
+        // Before: the synchronous sends kept walking the removed proxy's listeners ("second sync 1").
+        #expect(log.events == expected)
+        #expect(!outer.chain.contains(inner))
+        // The inner proxy itself still reaches both of its listeners.
+        inner.didSync(2)
+        #expect(log.events == expected + ["remover sync 2", "second sync 2"])
+        withExtendedLifetime((remover, second, last)) {}
+    }
+
+    /// The other ways out of the outer chain during a send: the nesting `add`'s token, and
+    /// `removeAll()`.
+    @Test(arguments: ["cancel", "removeAll"])
+    func cancellingOrRemovingEveryListenerDuringASendStopsTheInnerListeners(_ removal: String) {
+        let log = SyncLog()
+        let outer = SyncDelegateProxy()
+        let inner = SyncDelegateProxy()
+        let second = SyncListener("second", log: log)
+        let last = SyncListener("last", log: log)
+        let token = Mutex<ConcurrentDelegateToken?>(nil)
+        let remover = SyncRemover(log: log) {
+            if removal == "cancel" { token.withLock { $0 }?.cancel() } else { outer.chain.removeAll() }
+        }
+        inner.add(remover)
+        inner.add(second)
+        let added = outer.add(inner)
+        token.withLock { $0 = added }
+        outer.add(last)
+        outer.didSync(1)
+        #expect(log.events == (removal == "cancel" ? ["remover sync 1", "last sync 1"] : ["remover sync 1"]))
+        withExtendedLifetime((remover, second, last)) {}
     }
 
     @Test func aConcurrentProxyOfANonisolatedProtocolNestsToo() {

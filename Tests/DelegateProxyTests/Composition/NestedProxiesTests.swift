@@ -194,6 +194,108 @@ import Testing
         #expect(!empty.scrollViewShouldScrollToTop())
     }
 
+    /// Removes a proxy from another in each of its handlers: scrolling, refreshing.
+    final class Remover: RefreshDelegate {
+        let log: Log
+        let removal: () -> Void
+        init(log: Log, removing inner: RefreshDelegateProxy, from outer: RefreshDelegateProxy) {
+            self.log = log
+            removal = { outer.remove(inner) }
+        }
+        init(log: Log, removal: @escaping () -> Void) {
+            self.log = log
+            self.removal = removal
+        }
+        func refresh() async {
+            log.events.append("remover refresh")
+            removal()
+        }
+        func scrollViewDidScroll(_ scrollView: ScrollView) {
+            log.events.append("remover scroll")
+            removal()
+        }
+    }
+
+    /// O ← [A ← [L1, L2], L3], and L1 removes A from O during a send: L2 receives nothing more,
+    /// as a listener removed during a send does, whether the send is a requirement's, a plain
+    /// send of the chain, or an `async` requirement's; L3 still does.
+    @Test(arguments: ["requirement", "plain send", "async"])
+    func removingAnInnerProxyDuringASendStopsItsListeners(_ send: String) async {
+        let log = Log()
+        let outer = RefreshDelegateProxy()
+        let inner = RefreshDelegateProxy()
+        let remover = Remover(log: log, removing: inner, from: outer)
+        let second = Listener("second", log: log)
+        let last = Listener("last", log: log)
+        inner.add(remover)
+        inner.add(second)
+        outer.add(inner)
+        outer.add(last)
+        switch send {
+        case "requirement": outer.scrollViewDidScroll(view)
+        case "plain send": outer.chain.send(RefreshDelegateMessages.scrollViewDidScroll, view)
+        default: await outer.refresh()
+        }
+        let (removerEvent, lastEvents) =
+            send == "async"
+            ? ("remover refresh", ["last refresh start", "last refresh end"]) : ("remover scroll", ["last scroll"])
+        // Before: the synchronous sends kept walking the removed proxy's listeners ("second scroll").
+        #expect(log.events == [removerEvent] + lastEvents)
+        #expect(!outer.chain.contains(inner))
+        // The inner proxy itself still reaches both of its listeners.
+        log.events = []
+        inner.scrollViewDidScroll(view)
+        #expect(log.events == ["remover scroll", "second scroll"])
+    }
+
+    /// The other ways out of the outer chain during a send: the nesting `add`'s token, and
+    /// `removeAll()`.
+    @Test(arguments: ["cancel", "removeAll"])
+    func cancellingOrRemovingEveryListenerDuringASendStopsTheInnerListeners(_ removal: String) {
+        let log = Log()
+        let outer = RefreshDelegateProxy()
+        let inner = RefreshDelegateProxy()
+        let second = Listener("second", log: log)
+        let last = Listener("last", log: log)
+        var token: DelegateToken?
+        let remover = Remover(log: log) {
+            if removal == "cancel" { token?.cancel() } else { outer.chain.removeAll() }
+        }
+        inner.add(remover)
+        inner.add(second)
+        token = outer.add(inner)
+        outer.add(last)
+        outer.scrollViewDidScroll(view)
+        #expect(log.events == (removal == "cancel" ? ["remover scroll", "last scroll"] : ["remover scroll"]))
+    }
+
+    /// Three deep, O ← [M ← [A ← [L1, L2], L4], L3]: L1 removing M from O ends the walks of both
+    /// M and A; L1 removing A from M ends A's alone.
+    @Test(arguments: [true, false])
+    func removingAnInnerProxyStopsTheWalksItNests(_ removingMiddle: Bool) {
+        let log = Log()
+        let outer = RefreshDelegateProxy()
+        let middle = RefreshDelegateProxy()
+        let inner = RefreshDelegateProxy()
+        let remover =
+            removingMiddle
+            ? Remover(log: log, removing: middle, from: outer) : Remover(log: log, removing: inner, from: middle)
+        let second = Listener("second", log: log)
+        let fourth = Listener("fourth", log: log)
+        let last = Listener("last", log: log)
+        inner.add(remover)
+        inner.add(second)
+        middle.add(inner)
+        middle.add(fourth)
+        outer.add(middle)
+        outer.add(last)
+        outer.scrollViewDidScroll(view)
+        #expect(
+            log.events
+                == (removingMiddle
+                    ? ["remover scroll", "last scroll"] : ["remover scroll", "fourth scroll", "last scroll"]))
+    }
+
     @Test func aProxyCannotListenToItselfThroughOthers() async {
         await #expect(processExitsWith: .failure) {
             await MainActor.run {
