@@ -96,7 +96,8 @@ struct ConcurrentNestingTests {
 
     /// Nestings shaped as diamonds, 20 levels deep (each level a proxy over two proxies over the
     /// level below: 2^20 paths from the top to the bottom): the cycle check visits each of the
-    /// 61 chains once. Without the set of chains seen it followed every path: 2^21 - 1 visits.
+    /// 61 chains once. Without the set of chains seen it followed every path: 4,194,301 visits
+    /// (about 70 s under ThreadSanitizer).
     @Test func diamondNestingVisitsEachChainOnce() {
         let levels = 20
         var top = Proxy()
