@@ -71,8 +71,13 @@ struct ConcurrentNestingTests {
             // Both nested: a cycle, and no precondition stopped the program.
             withExtendedLifetime((a, b)) {}
         }
+        #if DEBUG
+        // The precondition's message, not some other crash (an optimized build prints none).
         let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(message.contains("a proxy cannot be a listener of itself"), "attempt \(attempt)")
+        #else
+        _ = result
+        #endif
     }
 
     /// How many child processes `crossNestingFromTwoThreadsAlwaysStopsAtThePrecondition` starts.
