@@ -584,6 +584,7 @@ public final class ConcurrentDelegateChain: Sendable, SendableDelegateRegisterin
     /// them), and no deinit of a removed target or handler may run inside a handler.
     func dispose(_ garbage: Garbage?) {
         guard let garbage else { return }
+        DisposalHook.call(self)
         if !garbage.items.isEmpty, let record = currentDispatchRecord() {
             garbage.park(in: record)
             record.deferReclaim(of: cell)

@@ -22,3 +22,24 @@ struct Garbage: @unchecked Sendable {
         }
     }
 }
+
+/// A test hook: called with the chain by every mutation of a concurrent chain just before it
+/// lets go of what it took out under the mutex (`ConcurrentDelegateChain.dispose`), so that a
+/// test can make another thread's reclaim release the displaced snapshot first. While none is
+/// set a mutation pays one relaxed load for it.
+package enum DisposalHook {
+    private static let armed = Atomic<Bool>(false)
+    private static let hook = Mutex<(@Sendable (ConcurrentDelegateChain) -> Void)?>(nil)
+
+    /// Sets (or, with nil, clears) the hook.
+    package static func set(_ newHook: (@Sendable (ConcurrentDelegateChain) -> Void)?) {
+        hook.withLock { $0 = newHook }
+        armed.store(newHook != nil, ordering: .sequentiallyConsistent)
+    }
+
+    /// Calls the hook, if one is set.
+    static func call(_ chain: ConcurrentDelegateChain) {
+        guard armed.load(ordering: .relaxed), let hook = hook.withLock({ $0 }) else { return }
+        hook(chain)
+    }
+}
