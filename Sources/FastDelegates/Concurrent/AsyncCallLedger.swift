@@ -3,7 +3,8 @@
 // rather than by registration, so that a removal waits for calls committed through a registration
 // that is already removed (by a token, `remove`, `removeAll`, or before a re-add) as well as
 // through the live one; a call committed through a chain that forwards to this one is committed
-// here, under this chain's mutex, like any other. A committed call holds its target strongly
+// here, under this chain's mutex, like any other; and a call this chain reaches through a nested
+// proxy is committed in the proxy's chain and counted here as a call of the proxy. A committed call holds its target strongly
 // until it ends, so no other object can have the identity of a target with a call in the ledger.
 
 /// The identity of the running task (0 outside a task): a committed call belongs to the task

@@ -115,7 +115,7 @@ extension ConcurrentDelegateChain: RequirementDispatching {
             if changed { publish(&state, garbage: &garbage) }
             return garbage
         }
-        withExtendedLifetime(garbage) {}
+        dispose(garbage)
         reclaimRetired()
     }
 }

@@ -170,7 +170,8 @@ extension ReaderRecord {
     }
 
     /// Keeps a reference to each object of a snapshot's `owners` whose deinit may run user code,
-    /// before a reclaim inside a dispatch releases the snapshot: its handlers and strong targets
+    /// before a reclaim inside a dispatch releases the snapshot (and of what a mutation inside a
+    /// dispatch took out of its chain, `Garbage.park`): its handlers and strong targets
     /// (a handler's deinit releases what its closure captured). Not its registrations: one that
     /// is no longer listed holds no target or handler (`retire`, `sweep`), and one still listed
     /// is held by its chain. Each object is parked once, however many snapshots held it, so the

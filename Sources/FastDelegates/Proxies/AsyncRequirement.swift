@@ -404,8 +404,15 @@ extension ConcurrentDelegateChain: AsyncRequirementChain {
     }
 
     /// Counts the call in the chain's ledger of committed calls, under the chain's mutex where
-    /// removals unregister: ``removeAwaitingCalls(_:isolation:)`` waits for it. A call reached
-    /// through a nested proxy is committed in that proxy's chain, in the same way.
+    /// removals unregister: ``removeAwaitingCalls(_:isolation:)`` waits for it.
+    ///
+    /// A call reached through a nested proxy is committed in that proxy's chain, in the same
+    /// way, and then counted here too as a call of the proxy, under this chain's mutex, if the
+    /// proxy is still in this chain; if it is not (a removal of the proxy ran between the two
+    /// steps), the inner commitment is ended and the call is not made. So a removal of the proxy
+    /// here either sees the call and ``removeAwaitingCalls(_:isolation:)`` waits for it, or no
+    /// call through the proxy is committed once it returned; and removing the listener in the
+    /// proxy's chain waits for it as well. Deeper nestings count the call at every level.
     func commitCall<Input, Output>(of message: Message<Input, Output>, to target: AnyObject) -> ConcurrentCommitment? {
         let request = Unchecked(target)
         let task = currentTaskIdentity()
@@ -414,8 +421,19 @@ extension ConcurrentDelegateChain: AsyncRequirementChain {
             return state.asyncCalls.commit(ObjectIdentifier(request.value), task: task)
         }
         if let own { return .own(own) }
-        for (inner, requirements) in forwarders(of: message) {
-            if let forwarded = requirements.commit(inner, target) { return .forwarded(forwarded) }
+        let forwarders = forwarders(of: message)
+        let hook = forwarders.isEmpty ? nil : ConcurrentNesting.hook.withLock { $0 }
+        for (inner, requirements) in forwarders {
+            hook?(.committing, self)
+            guard let forwarded = requirements.commit(inner, target) else { continue }
+            let proxy = Unchecked(inner)
+            let serial = locked { state -> UInt64? in
+                guard let handler = state.list.lookup(proxy.value).live?.responses[message.id], handler.forwards
+                else { return nil }
+                return state.asyncCalls.commit(ObjectIdentifier(proxy.value), task: task)
+            }
+            if let serial { return .forwarded(forwarded, through: inner, serial) }
+            forwarded.end?()
         }
         return nil
     }
@@ -436,8 +454,11 @@ extension ConcurrentDelegateChain: AsyncRequirementChain {
         case .own(let serial):
             let waiters = locked { state in state.asyncCalls.end(serial) }
             for waiter in waiters { waiter.resume() }
-        case .forwarded(let forwarded):
+        case .forwarded(let forwarded, let proxy, let serial):
             forwarded.end?()
+            let waiters = locked { state in state.asyncCalls.end(serial) }
+            for waiter in waiters { waiter.resume() }
+            withExtendedLifetime(proxy) {}
         }
     }
 
@@ -482,12 +503,15 @@ extension ConcurrentDelegateChain: AsyncRequirementChain {
 }
 
 /// A call of an `async` requirement committed by a ``ConcurrentDelegateChain``: in its own
-/// ledger, or in the chain of the nested proxy it was reached through.
+/// ledger, or in the chain of the nested proxy it was reached through and in its own ledger as a
+/// call of that proxy.
 enum ConcurrentCommitment {
     /// Counted in the chain's own ledger under this serial.
     case own(UInt64)
-    /// Counted in a nested proxy's chain.
-    case forwarded(ForwardedCommitment)
+    /// Counted in a nested proxy's chain, and in the chain's own ledger as a call of the proxy
+    /// under this serial; the proxy is held until the call ends (no other object takes its
+    /// identity meanwhile, see `AsyncCallLedger`).
+    case forwarded(ForwardedCommitment, through: AnyObject, UInt64)
 }
 
 /// The combinations through which a proxy sends a synchronous throwing requirement of a

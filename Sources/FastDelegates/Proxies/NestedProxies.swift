@@ -1,3 +1,5 @@
+import Synchronization
+
 // A proxy added as a listener of another proxy: its listeners answer in its place, as if they
 // were in the outer list there (nesting flattens).
 
@@ -6,17 +8,80 @@ import Synchronization
 /// A chain that a proxy's handler may walk in its target's place: what the cycle check of a
 /// nesting `add` follows.
 protocol NestingChain: AnyObject {
-    /// Whether `chain` is reachable from this chain through the chains of its nested proxies.
-    func nests(_ chain: AnyObject) -> Bool
+    /// The chains of the nested proxies this chain holds now (one proxy's once per handler).
+    func nestedChains() -> [any NestingChain]
 }
 
 extension NestingChain {
+    /// Whether `chain` is reachable from this chain through the chains of its nested proxies.
+    ///
+    /// Visits each chain once (a set of the chains seen), so that nestings shaped as diamonds
+    /// cost one visit per chain, not one per path: `visits` counts the chains whose nested
+    /// chains were read, and `held` keeps every chain met, for the caller to let go of (after
+    /// any lock it holds: the last reference to a chain may be the walk's, and a chain's deinit
+    /// may run user code).
+    func reaches(_ chain: AnyObject, visits: inout Int, held: inout [AnyObject]) -> Bool {
+        if self === chain { return true }
+        var seen: Set<ObjectIdentifier> = [ObjectIdentifier(self)]
+        var pending: [any NestingChain] = [self]
+        while let next = pending.popLast() {
+            visits += 1
+            for inner in next.nestedChains() {
+                if inner === chain { return true }
+                held.append(inner)
+                if seen.insert(ObjectIdentifier(inner)).inserted { pending.append(inner) }
+            }
+        }
+        return false
+    }
+
     /// Stops the program when nesting `nested` in this chain would make a proxy a listener of
-    /// itself.
-    func preconditionNoCycle(nesting nested: Self) {
+    /// itself. Returns the chains the check met, for the caller to let go of (see
+    /// `reaches(_:visits:held:)`).
+    @discardableResult
+    func preconditionNoCycle(nesting nested: Self) -> [AnyObject] {
+        var visits = 0
+        var held: [AnyObject] = []
         precondition(
-            nested !== self && !nested.nests(self),
+            !nested.reaches(self, visits: &visits, held: &held),
             "FastDelegates: a proxy cannot be a listener of itself, directly or through other proxies")
+        return held
+    }
+}
+
+/// The lock that makes each nesting `add` of a ``ConcurrentDelegateChain`` one step: its cycle
+/// check and its insertion happen under it, so that of two threads nesting two proxies into
+/// each other, one fails the check. Taken by nesting adds alone, never by a plain add, a
+/// removal or a send. Under it a nesting add takes one chain's mutex at a time and runs no user
+/// code (what the check met and what the insertion displaced are let go of after it), and no
+/// thread that holds a chain's mutex takes it: it cannot deadlock.
+package enum ConcurrentNesting {
+    static let lock = Mutex<Void>(())
+
+    /// The steps of a nesting add that a test may interleave with another thread's.
+    package enum Step: Sendable {
+        /// The add found the lock taken and is about to wait for it.
+        case waiting
+        /// The add passed its cycle check and is about to insert.
+        case checked
+        /// A send of an `async` requirement found a nested proxy that forwards it and is about to
+        /// commit the call in the proxy's chain (`ConcurrentDelegateChain.commitCall`).
+        case committing
+    }
+
+    /// Called at each `Step` of every nesting add of a concurrent chain, and of every commitment
+    /// through a nested proxy, with the chain that adds or commits, for tests (nil: none).
+    package static let hook = Mutex<Hook?>(nil)
+
+    package typealias Hook = @Sendable (Step, ConcurrentDelegateChain) -> Void
+
+    /// Runs `body` under the lock; calls `hook` with `.waiting` first when another add holds it.
+    static func withLock<Result: Sendable>(
+        in chain: ConcurrentDelegateChain, hook: Hook?, _ body: () -> Result
+    ) -> Result {
+        if let result = lock.withLockIfAvailable({ _ in body() }) { return result }
+        hook?(.waiting, chain)
+        return lock.withLock { _ in body() }
     }
 }
 
@@ -156,12 +221,10 @@ extension DelegateChain: NestingChain {
         return token
     }
 
-    func nests(_ chain: AnyObject) -> Bool {
-        list.entries.contains { registration in
-            !registration.isUnlisted
-                && registration.responses.values.contains { handler in
-                    handler.nestedChain.map { $0 === chain || $0.nests(chain) } ?? false
-                }
+    func nestedChains() -> [any NestingChain] {
+        list.entries.flatMap { registration -> [any NestingChain] in
+            guard !registration.isUnlisted else { return [] }
+            return registration.responses.values.compactMap(\.nestedChain)
         }
     }
 }
@@ -177,12 +240,22 @@ extension ConcurrentDelegateChain: NestingChain {
     /// outer walk goes on past it when none does, a void requirement reaches each of its
     /// implementing listeners (only the first of all in `.breaking` mode), a combined answer counts
     /// each of theirs, and an `async` requirement's call is committed in the chain of the
-    /// listener it reaches (``removeAwaitingCalls(_:isolation:)`` there waits for it). Removing the
-    /// proxy from this chain removes its listeners from it as ``remove(_:)`` removes a listener:
-    /// from the moment the removal is made, a send already running calls none of them (one of
-    /// them removing the proxy ends the walk of the others there). Proxies nest to any depth. Once a chain holds a
-    /// nested proxy, its sends take the path an observed chain's take (one flag check each, as
-    /// before; then a check of each responder's handler).
+    /// listener it reaches and counted in this one as a call of the nested proxy (so both that
+    /// chain's ``removeAwaitingCalls(_:isolation:)`` of the listener and this chain's of the
+    /// proxy wait for it; once this chain's ``remove(_:)`` of the proxy returned, no call through
+    /// it is committed). Removing the proxy from this chain removes its listeners from it as
+    /// ``remove(_:)`` removes a listener: from the moment the removal is made, a send already
+    /// running calls none of them (one of them removing the proxy ends the walk of the others
+    /// there). Proxies nest to any depth. Once a chain holds a nested proxy, its sends take the
+    /// path an observed chain's take (one flag check each, as before; then a check of each
+    /// responder's handler).
+    ///
+    /// The cycle check and the insertion are one step with respect to every other nesting add,
+    /// on any thread (a process-wide lock that only nesting adds take; plain adds, removals and
+    /// sends never wait for it): of two threads nesting two proxies into each other at once,
+    /// one stops the program. The check visits each chain reachable from `nested` once.
+    /// - Precondition: `nested` is not this chain and does not reach it through the chains of
+    ///   its own nested proxies (the proxy would be a listener of itself).
     /// - Returns: a token whose `cancel()` removes the listener.
     @discardableResult
     public func add(
@@ -191,22 +264,31 @@ extension ConcurrentDelegateChain: NestingChain {
         -> ConcurrentDelegateToken
     {
         guard let nested else { return add(responder, retention: retention) }
-        preconditionNoCycle(nesting: nested)
         let link = NestedLink()
-        let token = add(responder.nested(in: nested, link: link), retention: retention)
+        let responder = responder.nested(in: nested, link: link)
+        let hook = ConcurrentNesting.hook.withLock { $0 }
+        let (insertion, met) = ConcurrentNesting.withLock(in: self, hook: hook) {
+            () -> (Insertion, Unchecked<[AnyObject]>) in
+            // The check and the insertion in one step with respect to every other nesting add.
+            let met = Unchecked(preconditionNoCycle(nesting: nested))
+            hook?(.checked, self)
+            return (insert(responder.target, retention: retention, handlers: responder.handlers, at: nil), met)
+        }
+        // After the lock: the last reference to a chain the check met may be this one.
+        withExtendedLifetime(met) {}
+        let token = finishInsertion(insertion)
         let serial = token.serial
         link.attach(locked { state in state.list.entry(serial: serial) })
         return token
     }
 
-    func nests(_ chain: AnyObject) -> Bool {
+    func nestedChains() -> [any NestingChain] {
         // Walked outside the mutex: each inner chain takes its own.
-        let inner = locked { state in
+        locked { state in
             state.list.entries.flatMap { registration -> [ConcurrentDelegateChain] in
                 guard !registration.isUnlisted else { return [] }
                 return registration.responses.values.compactMap { $0.nestedChain as? ConcurrentDelegateChain }
             }
         }
-        return inner.contains { $0 === chain || $0.nests(chain) }
     }
 }

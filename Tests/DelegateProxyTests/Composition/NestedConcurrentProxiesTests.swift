@@ -120,6 +120,11 @@ final class SyncRemover: SyncDelegate {
     }
 }
 
+/// A flag closures share.
+final class Flag: Sendable {
+    let value = Atomic<Bool>(false)
+}
+
 final class Ponger: PingDelegate, Sendable {
     let offset: Int
     init(offset: Int) { self.offset = offset }
@@ -253,6 +258,64 @@ struct NestedConcurrentProxiesTests {
         try await removal.value
         #expect(log.events == ["gated prepare start", "gated prepare end", "removed true"])
         withExtendedLifetime(inner) {}
+    }
+
+    /// The outer chain's removal of the nested proxy awaits a call reached through it (issue 51,
+    /// point 12): the call counts in the outer chain as a call of the proxy too.
+    @Test func removeAwaitingCallsOfTheNestedProxyInTheOuterChainWaitsForACallReachedThroughIt() async throws {
+        let log = SyncLog()
+        let outer = SyncDelegateProxy()
+        let inner = SyncDelegateProxy()
+        let gated = GatedPreparer(log: log)
+        inner.add(gated)
+        outer.add(inner)
+        let send = Task { await outer.prepare("feed") }
+        while !gated.isWaiting { await Task.yield() }
+        let removal = Task {
+            let removed = try await outer.chain.removeAwaitingCalls(inner)
+            log.append("removed \(removed)")
+        }
+        // Before, the removal returned at once: the call counted in the inner chain alone.
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(log.events == ["gated prepare start"])
+        gated.open()
+        await send.value
+        try await removal.value
+        #expect(log.events == ["gated prepare start", "gated prepare end", "removed true"])
+        // Gone from the outer chain: the next send does not reach the listener through it.
+        await outer.prepare("feed")
+        #expect(log.events.count == 3)
+        withExtendedLifetime(inner) {}
+    }
+
+    /// A removal of the nested proxy from the outer chain that lands after the send read the
+    /// outer chain and before it committed the call in the inner one (issue 51, point 11): once
+    /// the removal returned, the call is not made. Before, it was committed in the inner chain
+    /// and ran although `remove` had returned.
+    @Test func aCallThroughANestedProxyRemovedBeforeItsCommitmentIsNotMade() async {
+        let log = SyncLog()
+        let outer = SyncDelegateProxy()
+        let inner = SyncDelegateProxy()
+        let preparer = SyncPreparer("inner", log: log)
+        inner.add(preparer)
+        outer.add(inner)
+        let removedOnce = Flag()
+        ConcurrentNesting.hook.withLock {
+            $0 = { [outerChain = outer.chain] step, chain in
+                guard step == .committing, chain === outerChain,
+                    !removedOnce.value.exchange(true, ordering: .relaxed)
+                else { return }
+                let removed = outerChain.remove(inner)
+                log.append("removed \(removed)")
+            }
+        }
+        await outer.prepare("feed")
+        ConcurrentNesting.hook.withLock { $0 = nil }
+        #expect(log.events == ["removed true"])
+        // The listener is still in the inner proxy, which answers directly.
+        await inner.prepare("feed")
+        #expect(log.events == ["removed true", "inner prepare start", "inner prepare end"])
+        withExtendedLifetime((inner, preparer)) {}
     }
 
     /// Sends from several threads while another changes the inner proxy's listeners: every

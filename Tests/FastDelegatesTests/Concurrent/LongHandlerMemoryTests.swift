@@ -178,6 +178,106 @@ struct LongHandlerMemoryTests {
         withExtendedLifetime(trigger) {}
     }
 
+    /// The same under churn on several threads (issue 51, point 8): handlers on two threads add
+    /// and remove strong targets while four others mutate the chain outside any dispatch, whose
+    /// reclaims often release the snapshot a removal displaced before the removing handler let
+    /// go of what it took out. That reference was then the last one, and the deinit ran inside
+    /// the handler (343 of 36,907 deinits in 5 s in the issue's run); now a mutation inside a
+    /// dispatch parks it until the thread's outermost send returns. A race: with the fix
+    /// reverted, one run under ThreadSanitizer counted 110 of these 16,000 inside a handler and
+    /// another none; the next test makes the interleaving every time.
+    @Test func targetsRemovedInsideHandlersOnSeveralThreadsDieOutsideEveryDispatch() {
+        let chain = ConcurrentDelegateChain()
+        let sends = 400
+        let perSend = 10
+        let deinits = HandoffMutex<(inside: Int, outside: Int)>((0, 0))
+        let note: @Sendable () -> Void = {
+            let inside = isInsideConcurrentDispatch()
+            deinits.withLock { if inside { $0.inside += 1 } else { $0.outside += 1 } }
+        }
+        let trigger = Listener()
+        chain.add(
+            trigger,
+            responses: SendableResponses<Listener>().on(M.other) { [weak chain] _, count in
+                guard let chain else { return }
+                for _ in 0..<count {
+                    let target = DeinitProbe(note)
+                    let capture = DeinitProbe(note)
+                    chain.add(
+                        target, retention: .strong,
+                        responses: SendableResponses<DeinitProbe>().on(M.tick) { _, _ in
+                            withExtendedLifetime(capture) {}
+                        })
+                    chain.remove(target)
+                }
+            })
+        DispatchQueue.concurrentPerform(iterations: 6) { worker in
+            if worker < 2 {
+                for _ in 0..<sends { chain.send(M.other, perSend) }
+            } else {
+                for _ in 0..<sends * perSend {
+                    let other = Listener()
+                    chain.add(other, responses: Self.sendableResponses)
+                    chain.remove(other)
+                }
+            }
+        }
+        let (inside, outside) = deinits.withLock { $0 }
+        #expect(inside == 0, "deinits inside a handler: \(inside) of \(inside + outside)")
+        #expect(inside + outside == 2 * 2 * sends * perSend)
+        #expect(ReadSide.shared.parkedCountForTesting == 0)
+        withExtendedLifetime(trigger) {}
+    }
+
+    /// The interleaving behind the churn test's failures, made every time with a hook (issue 51,
+    /// point 8): just before each mutation a handler makes lets go of what it took out under the
+    /// mutex, another thread reclaims outside every dispatch and releases the snapshot that
+    /// mutation displaced (from the second pair on: the first add's snapshot may be the send's,
+    /// `ReaderRecord.mayRead`). The removed target and handler are then held by the mutation
+    /// alone; they are parked, and die once the send returns (before the fix, 38 of the 40
+    /// deinits ran inside the handler).
+    @Test func aTargetRemovedInsideAHandlerDiesOutsideItWhenAnotherThreadReclaimsFirst() {
+        let chain = ConcurrentDelegateChain()
+        let count = 20
+        let deinits = HandoffMutex<(inside: Int, outside: Int)>((0, 0))
+        let note: @Sendable () -> Void = {
+            let inside = isInsideConcurrentDispatch()
+            deinits.withLock { if inside { $0.inside += 1 } else { $0.outside += 1 } }
+        }
+        DisposalHook.set { [weak chain] mutated in
+            guard mutated === chain, isInsideConcurrentDispatch() else { return }
+            let done = DispatchSemaphore(value: 0)
+            Thread {
+                mutated.reclaimRetired()
+                done.signal()
+            }
+            .start()
+            done.wait()
+        }
+        defer { DisposalHook.set(nil) }
+        let trigger = Listener()
+        chain.add(
+            trigger,
+            responses: SendableResponses<Listener>().on(M.other) { [weak chain] _, _ in
+                guard let chain else { return }
+                for _ in 0..<count {
+                    let target = DeinitProbe(note)
+                    let capture = DeinitProbe(note)
+                    chain.add(
+                        target, retention: .strong,
+                        responses: SendableResponses<DeinitProbe>().on(M.tick) { _, _ in
+                            withExtendedLifetime(capture) {}
+                        })
+                    chain.remove(target)
+                }
+            })
+        chain.send(M.other, 1)
+        let (inside, outside) = deinits.withLock { $0 }
+        #expect(inside == 0, "deinits inside the handler: \(inside) of \(inside + outside)")
+        #expect(inside + outside == 2 * count)
+        withExtendedLifetime(trigger) {}
+    }
+
     /// The bound a send of the chain nested in one of its own handlers gets (the "cautious
     /// rule" of `ReaderRecord.mayRead`): while it runs it may read any snapshot published since
     /// the outermost send announced itself, so every one displaced meanwhile stays (here the
