@@ -1,5 +1,3 @@
-import Synchronization
-
 // A proxy added as a listener of another proxy: its listeners answer in its place, as if they
 // were in the outer list there (nesting flattens).
 
