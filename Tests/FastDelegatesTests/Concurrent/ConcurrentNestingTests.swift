@@ -113,8 +113,8 @@ struct ConcurrentNestingTests {
             let above = Proxy()
             // Built without the check (each would walk the levels below), as a nesting add inserts.
             for side in [left, right] {
-                side.chain.add(Self.responder(top).nested(in: top.chain), retention: .weak)
-                above.chain.add(Self.responder(side).nested(in: side.chain), retention: .weak)
+                side.chain.add(Self.responder(top).nested(in: top.chain, link: NestedLink()), retention: .weak)
+                above.chain.add(Self.responder(side).nested(in: side.chain, link: NestedLink()), retention: .weak)
             }
             proxies += [left, right, above]
             top = above
