@@ -79,6 +79,26 @@ final class Authenticator: URLSessionListener {
     }
 }
 
+/// Refuses every response (`.cancel`) and every caching (`nil`), and counts the questions.
+final class Refuser: URLSessionListener {
+    let responses = Mutex(0)
+    let cachings = Mutex(0)
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        responses.withLock { $0 += 1 }
+        completionHandler(.cancel)
+    }
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, willCacheResponse proposedResponse: CachedURLResponse,
+        completionHandler: @escaping @Sendable (CachedURLResponse?) -> Void
+    ) {
+        cachings.withLock { $0 += 1 }
+        completionHandler(nil)
+    }
+}
+
 /// A plain data delegate that collects the body and implements no decision: Foundation's own
 /// answers (its protocol extensions) decide.
 final class PlainDataDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
@@ -181,6 +201,7 @@ struct URLSessionProxyTests {
         // sends no credential, and (on this toolchain) does not complete the task.
         let plain = PlainDataDelegate()
         let plainOutcome = await attempt("/private", on: server, delegate: plain, done: plain.done, seconds: 3)
+        #expect(plainOutcome.0 == false, "the 401 answered with the default completed the task")
         let proxy = URLSessionDelegateProxy()
         let (collector, logger) = (BodyCollector(), SessionLogger())
         proxy.add(collector)
@@ -199,6 +220,23 @@ struct URLSessionProxyTests {
         #expect(body.body.withLock { $0 } == Data("denied".utf8) + Self.body)
         #expect(first.asked.withLock { $0 } == 1)
         #expect(second.asked.withLock { $0 } == 0)
+    }
+
+    /// What *Foundation's delegates* says swift-corelibs-foundation ignores on Linux: it asks
+    /// for the response's disposition but goes on after `.cancel`, and never asks whether to
+    /// cache (every HTTP response gets a `.notAllowed` cache policy).
+    @Test("Linux: the response's disposition is asked and ignored; willCacheResponse is never asked")
+    func ignoredAnswers() async throws {
+        let server = try LoopbackServer(body: Self.body)
+        defer { server.stop() }
+        let proxy = URLSessionDelegateProxy()
+        let (refuser, collector, logger) = (Refuser(), BodyCollector(), SessionLogger())
+        for listener in [refuser, collector, logger] as [any URLSessionListener] { proxy.add(listener) }
+        #expect(await fetch("/file", on: server, delegate: proxy, done: logger.done) == 200)
+        #expect(refuser.responses.withLock { $0 } == 1)
+        #expect(collector.body.withLock { $0 } == Self.body)
+        #expect(logger.events.withLock { $0 }.first == "complete") // not "failed": not cancelled
+        #expect(refuser.cachings.withLock { $0 } == 0)
     }
 
     @Test("With no listener at all, a redirected data task ends as with a delegate that implements nothing")
