@@ -134,6 +134,11 @@ let package = Package(
         .target(
             name: "CCodePlacement"
         ),
+        // glibc's in-use heap bytes (mallinfo2), for the benchmark's bytes per instance and the
+        // tests that check made and dropped objects give their memory back (issue 53).
+        .target(
+            name: "CHeapStats"
+        ),
         .executableTarget(
             name: "fastdelegates-bench",
             dependencies: [
@@ -142,6 +147,7 @@ let package = Package(
                 // The Swift runtime's entry points, for the zeroing floor (cdt_swift_runtime.h).
                 "CDispatchTable",
                 "CCodePlacement",
+                "CHeapStats",
                 "PureSwiftProxy",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "OpenCombine", package: "OpenCombine"),
@@ -278,7 +284,7 @@ let package = Package(
         // NSKeyedArchiver/Unarchiver, FileManager, URLSession on a loopback server).
         .testTarget(
             name: "FoundationDelegatesTests",
-            dependencies: ["FastDelegatesFoundation", "FastDelegates"]
+            dependencies: ["FastDelegatesFoundation", "FastDelegates", "CHeapStats"]
         ),
         // Smoke test of the benchmark CLI (runs its quick mode) and the pure-Swift proxy's semantics.
         .testTarget(
