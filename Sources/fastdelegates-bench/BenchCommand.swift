@@ -177,7 +177,14 @@ struct FastDelegatesBench: ParsableCommand {
         } else {
             summaries = try measureInWorkers(processCount)
         }
-        try report(summaries, settings: settings, processes: processCount)
+        // Bytes and blocks per live instance, measured here (not in a worker): one pass, untimed.
+        let memory =
+            LifecycleVariants.targetCounts.isEmpty
+            ? []
+            : LifecycleMemory.measure(instances: quick ? 10_000 : 100_000, counting: counting) {
+                selected(scenario: .lifecycle, variant: $0)
+            }
+        try report(summaries, settings: settings, processes: processCount, memory: memory)
     }
 
     /// Measures the selected scenarios and variants in this process.
@@ -194,6 +201,8 @@ struct FastDelegatesBench: ParsableCommand {
         for n in targetCounts ?? [] { plan.append(([.churn], n)) }
         // Foundation's XMLParser fanned out to 3 listeners (whole parses, so at one N only).
         plan.append(([.xml], 3))
+        // What one instance costs: create, add, send once, drop (issue 53), at the N it takes.
+        for n in LifecycleVariants.targetCounts { plan.append(([.lifecycle], n)) }
 
         var measurements: [Measurement] = []
         for (index, (scenarios, n)) in plan.enumerated() {
@@ -245,7 +254,9 @@ struct FastDelegatesBench: ParsableCommand {
     }
 
     /// Writes the reports of `summaries` and checks their checksums.
-    func report(_ unsorted: [Summary], settings: HarnessSettings, processes: Int) throws {
+    func report(
+        _ unsorted: [Summary], settings: HarnessSettings, processes: Int, memory: [LifecycleMemory.Row] = []
+    ) throws {
         let discarded = unsorted.reduce(0) { $0 + $1.discarded }
         let interrupted = unsorted.reduce(0) { $0 + $1.interruptedKept }
         if discarded > 0 {
@@ -260,13 +271,14 @@ struct FastDelegatesBench: ParsableCommand {
         let info = RunInfo.current(settings: settings, quick: quick, processes: processes)
         let report: String
         switch format {
-        case .table: report = Table.render(rows) + "\n" + Bars.render(rows)
+        case .table:
+            report = Table.render(rows) + "\n" + Bars.render(rows) + (memory.isEmpty ? "" : "\n" + Table.render(memory))
         case .json: report = try JSON.render(rows)
         case .csv: report = CSV.render(rows)
         case .markdown:
             report = Markdown.render(
                 rows, info: info, chart: chartLink(from: output),
-                kept: output.flatMap(Markdown.keptSections(inFileAt:)))
+                kept: output.flatMap(Markdown.keptSections(inFileAt:)), memory: memory)
         }
         if let output {
             try report.write(toFile: output, atomically: true, encoding: .utf8)
@@ -276,7 +288,7 @@ struct FastDelegatesBench: ParsableCommand {
         if let markdown {
             try Markdown.render(
                 rows, info: info, chart: chartLink(from: markdown),
-                kept: Markdown.keptSections(inFileAt: markdown)
+                kept: Markdown.keptSections(inFileAt: markdown), memory: memory
             )
             .write(toFile: markdown, atomically: true, encoding: .utf8)
         }
@@ -290,7 +302,10 @@ struct FastDelegatesBench: ParsableCommand {
                 "CHECKSUM MISMATCH \(m.scenario)/\(m.variant) N=\(m.targets): got \(m.checksum), expected \(m.expectedChecksum)"
             )
         }
-        if !wrong.isEmpty { throw ExitCode.failure }
+        for row in memory where !row.verified {
+            Progress.note("CHECKSUM MISMATCH lifecycle memory \(row.variant) N=\(row.targets)")
+        }
+        if !wrong.isEmpty || memory.contains(where: { !$0.verified }) { throw ExitCode.failure }
         Progress.note("all \(measurements.count) checksums verified")
     }
 
@@ -301,7 +316,9 @@ struct FastDelegatesBench: ParsableCommand {
         // The same hash multipliers in every run, so that instruction counts repeat exactly.
         cdt_debug_set_hash_seed(seed)
         let valueSum = dispatches &* (dispatches &- 1) / 2
-        let profiled: [(name: String, scenario: Scenario)] = [("churn", .churn), ("first", .first), ("xml", .xml)]
+        let profiled: [(name: String, scenario: Scenario)] = [
+            ("churn", .churn), ("first", .first), ("xml", .xml), ("lifecycle", .lifecycle),
+        ]
         let (name, scenario) = profiled.first { filter?.hasPrefix("\($0.name)/") == true } ?? ("tick", .tick)
         // A filter naming one variant exactly ("tick/fastdelegates-weak") selects only that one.
         let exact = allVariants.contains { "\(name)/\($0.name)" == filter }
@@ -353,7 +370,9 @@ struct FastDelegatesBench: ParsableCommand {
 
     /// Report order: the plan's scenario order, then target count, then variant order.
     func order(of m: Summary) -> [Int] {
-        let scenarios = ["tick", "first", "responds", "lookup-1", "lookup-100", "lookup-10000", "churn", "xml"]
+        let scenarios = [
+            "tick", "first", "responds", "lookup-1", "lookup-100", "lookup-10000", "churn", "xml", "lifecycle",
+        ]
         return [
             scenarios.firstIndex(of: m.scenario) ?? 99, m.targets,
             allVariants.firstIndex { $0.name == m.variant } ?? 99,

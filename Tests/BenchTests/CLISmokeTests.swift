@@ -100,11 +100,44 @@ import Testing
             "handwritten-weak-var", "strong-array", "naive-weak-multicast", "notificationcenter", "opencombine",
             "fastdelegates-proxy", "fastdelegates-proxy-sparse", "handwritten-forwarder", "concurrent-proxy",
             "handwritten-concurrent-forwarder", "foundation-proxy", "handwritten-xml-forwarder",
+            "handwritten-forwarder-lifecycle", "naive-weak-multicast-lifecycle", "fastdelegates-lifecycle",
+            "concurrent-lifecycle", "fastdelegates-proxy-lifecycle", "foundation-proxy-lifecycle",
         ] {
             #expect(variants.contains(expected))
         }
         let scenarios = Set(rows.compactMap { $0["scenario"] as? String })
-        #expect(scenarios == ["tick", "first", "responds", "lookup-1", "lookup-100", "lookup-10000", "churn", "xml"])
+        #expect(
+            scenarios == [
+                "tick", "first", "responds", "lookup-1", "lookup-100", "lookup-10000", "churn", "xml", "lifecycle",
+            ])
+    }
+
+    /// The lifecycle scenario (issue 53): every variant at N = 1 and 4, timed with its ratio to the
+    /// hand-written forwarder, and its heap bytes and blocks per live instance in the Markdown.
+    @Test func lifecycleReportsTimeAndHeapPerInstance() throws {
+        let binary = try Self.benchBinary()
+        let result = try Self.run(binary, ["--quick", "--format", "markdown", "--filter", "lifecycle/"])
+        #expect(result.status == 0, "checksums must verify")
+        let report = String(decoding: result.stdout, as: UTF8.self)
+        #expect(report.contains("## Lifecycle: what one instance costs"))
+        let variants = [
+            "handwritten-forwarder-lifecycle", "naive-weak-multicast-lifecycle", "fastdelegates-lifecycle",
+            "concurrent-lifecycle", "fastdelegates-proxy-lifecycle", "foundation-proxy-lifecycle",
+        ]
+        // | variant | N | bytes | blocks | ns | ratio |
+        let rows = report.split(separator: "\n").map(String.init).filter { line in
+            variants.contains { line.hasPrefix("| \($0) | ") }
+        }.map { $0.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) } }
+        for variant in variants {
+            for n in ["1", "4"] {
+                let row = try #require(rows.first { $0[0] == variant && $0[1] == n }, "\(variant) N=\(n)")
+                #expect(Double(row[4]).map { $0 > 0 } == true, "ns per cycle of \(variant) N=\(n)")
+                if variant == variants[0] { #expect(row[5] == "1.00×") }
+                #if os(Linux)
+                #expect(Double(row[2]).map { $0 > 0 } == true, "bytes per instance of \(variant) N=\(n)")
+                #endif
+            }
+        }
     }
 
     @Test func filterAndCSV() throws {

@@ -43,6 +43,15 @@ enum AllocationCounter {
         return MallocInterposerSwift.getStatistics().mallocCount
     }
 
+    /// The interposer's figures (allocations, frees) over `body`.
+    static func statistics(_ body: () -> Void) -> MallocInterposerSwift.Statistics {
+        MallocInterposerSwift.reset()
+        MallocInterposerSwift.hook()
+        body()
+        MallocInterposerSwift.unhook()
+        return MallocInterposerSwift.getStatistics()
+    }
+
     /// If counting does not work yet, re-executes this process with the interposer preloaded.
     /// Returns only if no re-execution happened (counting works, or preloading is impossible).
     static func ensurePreloaded() {

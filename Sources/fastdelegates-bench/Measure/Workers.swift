@@ -110,7 +110,7 @@ enum WorkerAggregation {
         func find(_ name: String) -> Summary? {
             worker.first { $0.variant == name && $0.scenario == scenario && $0.targets == targets }
         }
-        guard let row = find(variant), let baseline = find(baselineVariantName) else { return nil }
+        guard let row = find(variant), let baseline = find(baselineVariantName(scenario: scenario)) else { return nil }
         return row.median / baseline.median
     }
 

@@ -104,7 +104,8 @@ enum Bars {
             "lookup fastdelegates-weak 10,000 messages / 1 message",
             median("fastdelegates-weak", "lookup-10000", 1), median("fastdelegates-weak", "lookup-1", 1), "<=", 1.2)
         let allocating = rows.filter {
-            isFastDelegates($0.variant) && $0.scenario != "churn" && ($0.allocs_per_dispatch ?? 0) > 0
+            isFastDelegates($0.variant) && $0.scenario != "churn" && $0.scenario != "lifecycle"
+                && ($0.allocs_per_dispatch ?? 0) > 0
         }
         if rows.contains(where: { isFastDelegates($0.variant) && $0.allocs_per_dispatch != nil }) {
             lines.append(

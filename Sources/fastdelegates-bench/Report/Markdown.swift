@@ -36,9 +36,11 @@ enum Markdown {
     ///   - chart: the chart's path relative to the report, embedded when given.
     ///   - kept: the sections other tools wrote, to keep (see `keptSections`), placed after the
     ///     summary.
-    static func render(_ rows: [ResultRow], info: RunInfo, chart: String? = nil, kept: String? = nil)
-        -> String
-    {
+    ///   - memory: the lifecycle scenario's heap per live instance, shown with its ns per cycle.
+    static func render(
+        _ rows: [ResultRow], info: RunInfo, chart: String? = nil, kept: String? = nil,
+        memory: [LifecycleMemory.Row] = []
+    ) -> String {
         var out = """
             # Benchmark results
 
@@ -56,6 +58,7 @@ enum Markdown {
             out += "\n![ns per dispatch of the tick scenario against N, log-log](\(chart))\n"
         }
         out += summary(rows)
+        out += lifecycle(rows, memory: memory)
         if let kept { out += "\n" + kept + "\n" }
         let bars = Bars.render(rows).split(separator: "\n").dropFirst()
         if !bars.isEmpty {
@@ -70,7 +73,7 @@ enum Markdown {
 
                 ### \(scenario)
 
-                | N | variant | median ns | p90 ns | allocs/op | × \(baselineVariantName) | checksum (verified) |
+                | N | variant | median ns | p90 ns | allocs/op | × \(baselineVariantName(scenario: scenario)) | checksum (verified) |
                 |---:|---|---:|---:|---:|---:|---:|
 
                 """
@@ -120,6 +123,54 @@ enum Markdown {
             out += "| \(variant) | \(cells.joined(separator: " | ")) |\n"
         }
         return out
+    }
+
+    /// The lifecycle scenario (issue 53): per variant and N, heap bytes and blocks per live
+    /// instance, ns per create, add, send once, destroy cycle, and its ratio to the hand-written
+    /// forwarder; empty when neither was measured.
+    static func lifecycle(_ rows: [ResultRow], memory: [LifecycleMemory.Row]) -> String {
+        let timed = rows.filter { $0.scenario == Scenario.lifecycle.description }
+        guard !timed.isEmpty || !memory.isEmpty else { return "" }
+        var keys: [(String, Int)] = memory.map { ($0.variant, $0.targets) }
+        for row in timed where !keys.contains(where: { $0 == (row.variant, row.targets) }) {
+            keys.append((row.variant, row.targets))
+        }
+        let instances = memory.first?.instances ?? 0
+        let left = memory.compactMap(\.bytesLeftAfterFree)
+        var out = """
+
+            ## Lifecycle: what one instance costs
+
+            One cycle: create the dispatcher, add N listeners, send one message (each listener adds \
+            the value into its sum), drop it. Bytes and blocks per live instance: \
+            \(instances.formatted()) instances kept alive, glibc's in-use heap \
+            (`mallinfo2().uordblks`, less the 16-byte header malloc-interposer puts before each block) \
+            and malloc-interposer's allocations minus frees, before and after, divided by their count. Once all were dropped, the in-use heap was back within \
+            \(left.max().map { "\($0) bytes" } ?? "(not measured)") of its baseline. The ratio is to \
+            `\(LifecycleVariants.HandWrittenForwarder.name)`, a final class with one `weak var` per \
+            listener. Instructions per cycle: the callgrind section.
+
+            | variant | N | bytes per instance | blocks per instance | ns per cycle | × hand-written |
+            |---|---:|---:|---:|---:|---:|
+
+            """
+        for (variant, n) in keys.sorted(by: { ($0.1, order($0.0)) < ($1.1, order($1.0)) }) {
+            let heap = memory.first { $0.variant == variant && $0.targets == n }
+            let time = timed.first { $0.variant == variant && $0.targets == n }
+            let cells = [
+                variant, String(n), heap?.bytesPerInstance.map { fixed($0, 0) } ?? "n/a",
+                heap?.blocksPerInstance.map { fixed($0, 1) } ?? "n/a",
+                time.map { readable($0.median_ns) } ?? "–",
+                time?.ratio_to_fastdelegates.map { fixed($0, 2) + "×" } ?? "–",
+            ]
+            out += "| " + cells.map(cell).joined(separator: " | ") + " |\n"
+        }
+        return out
+    }
+
+    /// A lifecycle variant's place in the report.
+    private static func order(_ variant: String) -> Int {
+        LifecycleMemory.subjects.firstIndex { $0.name == variant } ?? 99
     }
 
     /// Text safe inside a table cell.

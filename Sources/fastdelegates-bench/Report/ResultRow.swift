@@ -42,7 +42,8 @@ struct ResultRow: Codable, Equatable {
     static func rows(_ measurements: [Summary]) -> [ResultRow] {
         measurements.map { m in
             let baseline = measurements.first {
-                $0.variant == baselineVariantName && $0.scenario == m.scenario && $0.targets == m.targets
+                $0.variant == baselineVariantName(scenario: m.scenario) && $0.scenario == m.scenario
+                    && $0.targets == m.targets
             }
             return ResultRow(
                 variant: m.variant, scenario: m.scenario, targets: m.targets,

@@ -32,4 +32,18 @@ enum Table {
         for line in lines { out.append(line.isEmpty ? "" : format(line)) }
         return out.joined(separator: "\n") + "\n"
     }
+
+    /// The lifecycle scenario's heap bytes and blocks per live instance (``LifecycleMemory``).
+    static func render(_ memory: [LifecycleMemory.Row]) -> String {
+        var out = "lifecycle: heap per live instance (\(memory.first?.instances ?? 0) instances)\n"
+        for row in memory {
+            let bytes = row.bytesPerInstance.map { fixed($0, 0) } ?? "n/a"
+            let blocks = row.blocksPerInstance.map { fixed($0, 1) } ?? "n/a"
+            let left = row.bytesLeftAfterFree.map(String.init) ?? "n/a"
+            out +=
+                "  N=\(row.targets) \(row.variant): \(bytes) bytes, \(blocks) blocks;"
+                + " \(left) bytes left after freeing all\(row.verified ? "" : " (CHECKSUM MISMATCH)")\n"
+        }
+        return out
+    }
 }

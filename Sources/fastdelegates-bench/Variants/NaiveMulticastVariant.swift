@@ -47,7 +47,7 @@ enum NaiveMulticastVariant {
         case .first: .first(n, Multiplexer())
         case .responds: .responds(n, Multiplexer())
         case .churn: .churn(Multiplexer(), targets: n)
-        case .lookup, .xml: nil
+        case .lookup, .xml, .lifecycle: nil
         }
     }
 

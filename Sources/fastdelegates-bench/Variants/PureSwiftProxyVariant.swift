@@ -15,7 +15,7 @@ enum PureSwiftProxyVariant {
         case .responds: .responds(n, Multiplexer())
         case .lookup(let messages): .lookup(Multiplexer(), messages: messages)
         case .churn: .churn(Multiplexer(), targets: n)
-        case .xml: nil
+        case .xml, .lifecycle: nil
         }
     }
 

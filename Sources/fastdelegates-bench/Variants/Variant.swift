@@ -34,7 +34,20 @@ let allVariants: [Variant] = [
     OpenCombineVariant.variant,
     XMLFanOutVariant.proxy,
     XMLFanOutVariant.handWritten,
+    // The lifecycle scenario (issue 53): create, add, send once, destroy.
+    LifecycleVariants.variant(LifecycleVariants.HandWrittenForwarder.self),
+    LifecycleVariants.variant(LifecycleVariants.NaiveMulticast.self),
+    LifecycleVariants.variant(LifecycleVariants.Chain.self),
+    LifecycleVariants.variant(LifecycleVariants.Concurrent.self),
+    LifecycleVariants.variant(LifecycleVariants.GeneratedProxy.self),
+    LifecycleVariants.variant(LifecycleVariants.XMLProxy.self),
 ]
 
 /// The name of the baseline variant: FastDelegates, weak, non-breaking.
 let baselineVariantName = "fastdelegates-weak"
+
+/// The variant a scenario's ratios are to: the hand-written forwarder in the lifecycle scenario
+/// (what one instance costs against the forwarder it replaces), else ``baselineVariantName``.
+func baselineVariantName(scenario: String) -> String {
+    scenario == Scenario.lifecycle.description ? LifecycleVariants.HandWrittenForwarder.name : baselineVariantName
+}

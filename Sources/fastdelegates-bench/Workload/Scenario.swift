@@ -13,6 +13,8 @@ enum Scenario: Hashable, Sendable, CustomStringConvertible {
     /// One real `XMLParser` parse of a small document into every target (the Foundation proxy
     /// against a hand-written forwarder: `XMLFanOutVariant`).
     case xml
+    /// One create, add the targets, send one tick, drop cycle (``LifecycleVariants``).
+    case lifecycle
 
     var description: String {
         switch self {
@@ -22,6 +24,7 @@ enum Scenario: Hashable, Sendable, CustomStringConvertible {
         case .lookup(let messages): "lookup-\(messages)"
         case .churn: "churn"
         case .xml: "xml"
+        case .lifecycle: "lifecycle"
         }
     }
 
@@ -29,7 +32,7 @@ enum Scenario: Hashable, Sendable, CustomStringConvertible {
     /// summing to `valueSum`, on `targets` targets.
     func expectedChecksum(targets: Int, breaking: Bool, dispatches: Int, valueSum: Int) -> Int {
         switch self {
-        case .tick, .churn: (breaking ? 1 : targets) &* valueSum
+        case .tick, .churn, .lifecycle: (breaking ? 1 : targets) &* valueSum
         case .first: dispatches &+ valueSum // one answer of v &+ 1 per query
         case .responds: dispatches // counts true answers
         case .lookup: valueSum
