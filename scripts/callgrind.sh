@@ -8,7 +8,8 @@
 #   scripts/callgrind.sh --publish   measures the published variants at N = 4 and 16, fits
 #       fixed + per-target instructions, and writes them to docs/callgrind.tsv and to the
 #       marked section of docs/benchmarks.md, with the first-responder query of the variants
-#       that answer it (make bench runs it)
+#       that answer it, and the lifecycle scenario's instructions per cycle at N = 1 and 4
+#       (make bench runs it)
 #   scripts/callgrind.sh --check     measures fastdelegates-weak at N = 4 and 16 and fails when
 #       its per-target instructions exceed the figure in docs/callgrind.tsv by more than
 #       CALLGRIND_TOLERANCE (default 1.10, i.e. 10 %) (make callgrind-check, part of make test)
@@ -17,8 +18,13 @@
 # and process start cancel out. Fixed + per-target come from N = 4 and N = 16:
 # per target = (I16 - I4) / 12, fixed = I4 - 4 * per target.
 #
-# Environment: CALLGRIND_SCENARIO, what the print mode counts: tick (default) or first (the
-# non-void first-responder query); CALLGRIND_SCRATCH, the build's scratch path (default .build); CALLGRIND_BIN, an
+# The lifecycle scenario (issue 53) counts cycles, not dispatches: create the dispatcher, add N
+# listeners, send one message, destroy; each figure is (instructions of 1,100 cycles - of 100) /
+# 1,000 (a cycle costs up to a few hundred thousand instructions).
+#
+# Environment: CALLGRIND_SCENARIO, what the print mode counts: tick (default), first (the
+# non-void first-responder query) or lifecycle (instructions per cycle, e.g.
+# CALLGRIND_SCENARIO=lifecycle scripts/callgrind.sh "$LIFECYCLE" "1 4"); CALLGRIND_SCRATCH, the build's scratch path (default .build); CALLGRIND_BIN, an
 # already built fastdelegates-bench to measure as it is (no build: make callgrind-check passes
 # the binary release-tests built); CALLGRIND_BUILD_FLAGS, extra `swift build` flags;
 # CALLGRIND_ARGS, extra arguments of the benchmark, e.g. `--shift-code fastdelegates-weak=2` to
@@ -46,6 +52,8 @@ SCENARIO=tick
 [ "$MODE" = print ] && SCENARIO="${CALLGRIND_SCENARIO:-tick}"
 # The variants of the published first-responder table (the floors answer no query).
 FIRST_VARIANTS="fastdelegates-weak fastdelegates-strong concurrent-weak concurrent-proxy handwritten-concurrent-forwarder fastdelegates-proxy fastdelegates-proxy-sparse handwritten-forwarder handwritten-weak-var strong-array"
+# The lifecycle scenario's variants, the hand-written forwarder (the ratio's reference) first.
+LIFECYCLE_VARIANTS="handwritten-forwarder-lifecycle naive-weak-multicast-lifecycle fastdelegates-lifecycle concurrent-lifecycle fastdelegates-proxy-lifecycle foundation-proxy-lifecycle"
 TSV=docs/callgrind.tsv
 REPORT=docs/benchmarks.md
 TOLERANCE="${CALLGRIND_TOLERANCE:-1.10}"
@@ -84,15 +92,16 @@ instructions() { # dispatches variant N -> total instructions of the run (of $SC
     valgrind --tool=callgrind --callgrind-out-file="$OUT/callgrind.out" "$STRIPPED" \
         --profile "$1" --filter "$SCENARIO/$2" --targets "$3" ${CALLGRIND_ARGS:-} 2>&1 >/dev/null | awk '/refs:/ { gsub(",", "", $NF); print $NF }'
 }
-per_dispatch() { # variant N -> instructions per dispatch, one decimal
-    local small large
-    small=$(instructions 1000 "$1" "$2")
-    large=$(instructions 11000 "$1" "$2")
+per_dispatch() { # variant N -> instructions per dispatch (per cycle: lifecycle), one decimal
+    local small large small_count=1000 large_count=11000
+    if [ "$SCENARIO" = lifecycle ]; then small_count=100; large_count=1100; fi
+    small=$(instructions "$small_count" "$1" "$2")
+    large=$(instructions "$large_count" "$1" "$2")
     if [ -z "$small" ] || [ -z "$large" ]; then
         echo "callgrind.sh: no count for $1 N=$2 (unknown variant, or the run failed)" >&2
         exit 1
     fi
-    awk -v s="$small" -v l="$large" 'BEGIN { printf "%.1f", (l - s) / 10000 }'
+    awk -v s="$small" -v l="$large" -v d="$((large_count - small_count))" 'BEGIN { printf "%.1f", (l - s) / d }'
 }
 
 if [ "$MODE" = print ]; then
@@ -148,6 +157,14 @@ for variant in fastdelegates-weak fastdelegates-proxy fastdelegates-proxy-sparse
         "$(per_dispatch "$variant" 16)" >>"$OUT/bars"
 done
 
+# --publish: the lifecycle scenario (issue 53), instructions per create, add, send once, destroy
+# cycle at N = 1 and 4.
+SCENARIO=lifecycle
+: >"$OUT/lifecycle"
+for variant in $LIFECYCLE_VARIANTS; do
+    printf "%s\t%s\t%s\n" "$variant" "$(per_dispatch "$variant" 1)" "$(per_dispatch "$variant" 4)" >>"$OUT/lifecycle"
+done
+
 # The committed figures (read by --check) and the section of the report.
 commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 if [ -n "$(git status --porcelain -uno -- Sources include Package.swift 2>/dev/null)" ]; then
@@ -158,11 +175,14 @@ valgrind_version="$(valgrind --version)"
 {
     printf "# variant\tN=4\tN=16\tfixed\tper_target\t(instructions per void dispatch; scripts/callgrind.sh --publish, commit %s)\n" "$commit"
     cat "$OUT/fit"
+    printf "# lifecycle variant\tN=1\tN=4\t(instructions per create, add N listeners, send once, destroy cycle)\n"
+    cat "$OUT/lifecycle"
 } >"$TSV"
-python3 - "$REPORT" "$OUT/fit" "$OUT/first" "$OUT/bars" "$commit" "$swift_version" "$valgrind_version" <<'PY'
+python3 - "$REPORT" "$OUT/fit" "$OUT/first" "$OUT/bars" "$commit" "$swift_version" "$valgrind_version" "$OUT/lifecycle" <<'PY'
 import sys
 
-report, fit, first, bars, commit, swift, valgrind = sys.argv[1:]
+report, fit, first, bars, commit, swift, valgrind, lifecycle = sys.argv[1:]
+lifecycle_rows = [line.rstrip("\n").split("\t") for line in open(lifecycle) if line.strip()]
 bar_rows = {line.split("\t")[0]: [float(x) for x in line.rstrip("\n").split("\t")[1:]] for line in open(bars) if line.strip()}
 rows = [line.rstrip("\n").split("\t") for line in open(fit) if line.strip()]
 first_rows = [line.rstrip("\n").split("\t") for line in open(first) if line.strip()]
@@ -234,6 +254,24 @@ if weak and proxy and sparse:
             f"| {n} | {weak[i]:.1f} | {proxy[i]:.1f} | {proxy[i] - weak[i]:+.1f} | {sparse[i]:.1f} "
             f"| {(sparse[i] - proxy[i]) / (3 * n):+.2f} |"
         )
+if lifecycle_rows:
+    reference = lifecycle_rows[0]
+    lines += [
+        "",
+        "The lifecycle scenario (issue 53): instructions per cycle (create the dispatcher, add N "
+        "listeners, send one message, destroy), (1,100 cycles − 100) / 1,000, and the ratio to "
+        f"`{reference[0]}`, a final class with one `weak var` per listener. Heap bytes and blocks "
+        "per live instance: the lifecycle section above.",
+        "",
+        "| variant | N = 1 | × hand-written | N = 4 | × hand-written |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for r in lifecycle_rows:
+        cells = []
+        for column in (1, 2):
+            base = float(reference[column])
+            cells += [r[column], f"{float(r[column]) / base:.1f}×" if base > 0 else "–"]
+        lines.append(f"| {r[0]} | " + " | ".join(cells) + " |")
 lines += ["", END]
 section = "\n".join(lines) + "\n"
 
