@@ -53,7 +53,7 @@ SCENARIO=tick
 # The variants of the published first-responder table (the floors answer no query).
 FIRST_VARIANTS="fastdelegates-weak fastdelegates-strong concurrent-weak concurrent-proxy handwritten-concurrent-forwarder fastdelegates-proxy fastdelegates-proxy-sparse handwritten-forwarder handwritten-weak-var strong-array"
 # The lifecycle scenario's variants, the hand-written forwarder (the ratio's reference) first.
-LIFECYCLE_VARIANTS="handwritten-forwarder-lifecycle naive-weak-multicast-lifecycle fastdelegates-lifecycle concurrent-lifecycle fastdelegates-proxy-lifecycle foundation-proxy-lifecycle"
+LIFECYCLE_VARIANTS="handwritten-forwarder-lifecycle naive-weak-multicast-lifecycle fastdelegates-lifecycle concurrent-lifecycle fastdelegates-proxy-lifecycle fastdelegates-proxy8-lifecycle foundation-proxy-lifecycle"
 TSV=docs/callgrind.tsv
 REPORT=docs/benchmarks.md
 TOLERANCE="${CALLGRIND_TOLERANCE:-1.10}"

@@ -101,7 +101,8 @@ import Testing
             "fastdelegates-proxy", "fastdelegates-proxy-sparse", "handwritten-forwarder", "concurrent-proxy",
             "handwritten-concurrent-forwarder", "foundation-proxy", "handwritten-xml-forwarder",
             "handwritten-forwarder-lifecycle", "naive-weak-multicast-lifecycle", "fastdelegates-lifecycle",
-            "concurrent-lifecycle", "fastdelegates-proxy-lifecycle", "foundation-proxy-lifecycle",
+            "concurrent-lifecycle", "fastdelegates-proxy-lifecycle", "fastdelegates-proxy8-lifecycle",
+            "foundation-proxy-lifecycle",
         ] {
             #expect(variants.contains(expected))
         }
@@ -122,7 +123,8 @@ import Testing
         #expect(report.contains("## Lifecycle: what one instance costs"))
         let variants = [
             "handwritten-forwarder-lifecycle", "naive-weak-multicast-lifecycle", "fastdelegates-lifecycle",
-            "concurrent-lifecycle", "fastdelegates-proxy-lifecycle", "foundation-proxy-lifecycle",
+            "concurrent-lifecycle", "fastdelegates-proxy-lifecycle", "fastdelegates-proxy8-lifecycle",
+            "foundation-proxy-lifecycle",
         ]
         // | variant | N | bytes | blocks | ns | ratio |
         let rows = report.split(separator: "\n").map(String.init).filter { line in

@@ -111,6 +111,20 @@ enum LifecycleVariants {
         }
     }
 
+    /// A generated proxy of an 8-requirement protocol (`BenchCellDelegateProxy`), whose listeners
+    /// implement 2 of them: a cell's delegate, as a table view makes one per cell.
+    enum GeneratedProxy8: LifecycleSubject {
+        static let name = "fastdelegates-proxy8-lifecycle"
+
+        @inline(__always)
+        static func make(_ targets: [LifecycleTarget], value: Int) -> BenchCellDelegateProxy {
+            let proxy = BenchCellDelegateProxy()
+            for target in targets { proxy.add(target) }
+            proxy.cellDidTick(value)
+            return proxy
+        }
+    }
+
     /// `FastDelegatesFoundation`'s `XMLParserListenerProxy` (20 requirements): its `add`, and one
     /// requirement (`parserDidStartDocument`) called on the proxy directly, with no parse. The
     /// requirement carries no Int: the listener adds ``XMLProxy/value``, set before the send.
@@ -165,11 +179,12 @@ final class LifecycleRunner<Subject: LifecycleSubject>: Runner {
 }
 
 /// The listener of every lifecycle variant: answers the tick, and nothing else, in each kind.
-final class LifecycleTarget: DelegateResponder, ScrollDelegate, BenchScrollDelegate, XMLParserListener, SummingTarget,
-    @unchecked Sendable
+final class LifecycleTarget: DelegateResponder, ScrollDelegate, BenchScrollDelegate, BenchCellDelegate,
+    XMLParserListener, SummingTarget, @unchecked Sendable
 {
     // Sound as `BenchTarget`: only the harness thread sends to it and reads `sum`.
     var sum = 0
+    var selected = 0
 
     init() {}
     convenience init(churnBank _: Bank) { self.init() }
@@ -179,6 +194,9 @@ final class LifecycleTarget: DelegateResponder, ScrollDelegate, BenchScrollDeleg
 
     func scrollTick(_ value: Int) { sum &+= value }
     func firstResponder(_ value: Int) -> Int { value &+ 1 }
+    func cellDidTick(_ value: Int) { sum &+= value }
+    /// The second requirement of `BenchCellDelegate` it implements (the scenario sends only the first).
+    func cellDidSelect(_ value: Int) { selected = value }
     func parserDidStartDocument(_ parser: XMLParser) { sum &+= LifecycleVariants.XMLProxy.value }
 
     static func make(_ n: Int) -> [LifecycleTarget] { (0..<n).map { _ in LifecycleTarget() } }
@@ -212,7 +230,7 @@ enum LifecycleMemory {
     static let subjects: [any LifecycleSubject.Type] = [
         LifecycleVariants.HandWrittenForwarder.self, LifecycleVariants.NaiveMulticast.self,
         LifecycleVariants.Chain.self, LifecycleVariants.Concurrent.self, LifecycleVariants.GeneratedProxy.self,
-        LifecycleVariants.XMLProxy.self,
+        LifecycleVariants.GeneratedProxy8.self, LifecycleVariants.XMLProxy.self,
     ]
 
     /// Measures every subject `include` selects at each N, `instances` live instances each.

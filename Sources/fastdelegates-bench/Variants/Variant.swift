@@ -40,6 +40,7 @@ let allVariants: [Variant] = [
     LifecycleVariants.variant(LifecycleVariants.Chain.self),
     LifecycleVariants.variant(LifecycleVariants.Concurrent.self),
     LifecycleVariants.variant(LifecycleVariants.GeneratedProxy.self),
+    LifecycleVariants.variant(LifecycleVariants.GeneratedProxy8.self),
     LifecycleVariants.variant(LifecycleVariants.XMLProxy.self),
 ]
 
