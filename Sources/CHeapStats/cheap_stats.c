@@ -9,7 +9,7 @@
 #include <malloc.h>
 #endif
 
-int cheap_available(void) {
+int cdt_heap_stats_available(void) {
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
     // A sanitizer's runtime replaces malloc, and glibc's figures then count none of it.
     static const char *const sanitizers[] = {"__asan_init", "__tsan_init", "__msan_init", "__hwasan_init"};
@@ -22,7 +22,7 @@ int cheap_available(void) {
 #endif
 }
 
-size_t cheap_in_use_bytes(void) {
+size_t cdt_heap_in_use_bytes(void) {
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
     return mallinfo2().uordblks;
 #else

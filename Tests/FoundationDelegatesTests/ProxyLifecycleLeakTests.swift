@@ -9,7 +9,7 @@ import FoundationXML
 #endif
 
 /// Issue 53: proxies made and dropped, each with a listener added and one message sent, give
-/// back every byte. The measure is glibc's in-use heap (`mallinfo2().uordblks`, read by `cheap_in_use_bytes`), so the test runs
+/// back every byte. The measure is glibc's in-use heap (`mallinfo2().uordblks`, read by `cdt_heap_in_use_bytes`), so the test runs
 /// on Linux only, and not under a sanitizer, whose allocator glibc does not see.
 @Suite("Proxies made and dropped leave nothing behind")
 struct ProxyLifecycleLeakTests {
@@ -38,7 +38,7 @@ struct ProxyLifecycleLeakTests {
 
     /// glibc's malloc is the one in use: not another C library, not a sanitizer's allocator
     /// (ASan, TSan), of which `mallinfo2` counts nothing.
-    static let measurable = cheap_available() != 0
+    static let measurable = cdt_heap_stats_available() != 0
 
     @Test(
         .enabled(
@@ -55,9 +55,9 @@ struct ProxyLifecycleLeakTests {
         // elsewhere passes in one of a few.
         var growths: [Int] = []
         for _ in 0..<Self.attempts {
-            let before = cheap_in_use_bytes()
+            let before = cdt_heap_in_use_bytes()
             Self.makeAndDrop(Self.proxies, listener: listener, parser: parser)
-            let after = cheap_in_use_bytes()
+            let after = cdt_heap_in_use_bytes()
             let growth = Int(after) - Int(before)
             growths.append(growth)
             if growth < Self.allowedGrowth { break }

@@ -9,13 +9,13 @@
 extern "C" {
 #endif
 
-/// Whether `cheap_in_use_bytes` measures the heap in use here: 1 with glibc's malloc (its
+/// Whether `cdt_heap_in_use_bytes` measures the heap in use here: 1 with glibc's malloc (its
 /// `mallinfo2`), 0 on another C library or under a sanitizer (whose allocator glibc does not see).
-int cheap_available(void);
+int cdt_heap_stats_available(void);
 
 /// The bytes in the heap's chunks in use (glibc `mallinfo2().uordblks`); 0 where unavailable.
 /// Only what glibc's malloc allocated: a sanitizer's allocator is not counted.
-size_t cheap_in_use_bytes(void);
+size_t cdt_heap_in_use_bytes(void);
 
 #ifdef __cplusplus
 }

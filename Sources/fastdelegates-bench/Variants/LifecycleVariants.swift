@@ -253,8 +253,8 @@ enum LifecycleMemory {
         lifecycleSink = nil
         var live: [Subject.Instance] = []
         live.reserveCapacity(instances)
-        let available = cheap_available() != 0
-        let before = cheap_in_use_bytes()
+        let available = cdt_heap_stats_available() != 0
+        let before = cdt_heap_in_use_bytes()
         var blocks: Int?
         if counting {
             let statistics = AllocationCounter.statistics {
@@ -264,9 +264,9 @@ enum LifecycleMemory {
         } else {
             for value in 0..<instances { live.append(Subject.make(targets, value: value)) }
         }
-        let held = cheap_in_use_bytes()
+        let held = cdt_heap_in_use_bytes()
         live.removeAll(keepingCapacity: true)
-        let after = cheap_in_use_bytes()
+        let after = cdt_heap_in_use_bytes()
         // The preloaded interposer prefixes each block with a 16-byte header (malloc-interposer's
         // `malloc_header_t`), which glibc's chunks, 16-byte granular, then hold: not the subject's.
         let headers = (blocks ?? 0) &* interposerHeader
