@@ -182,7 +182,7 @@ final class LifecycleRunner<Subject: LifecycleSubject>: Runner {
 final class LifecycleTarget: DelegateResponder, ScrollDelegate, BenchScrollDelegate, BenchCellDelegate,
     XMLParserListener, SummingTarget, @unchecked Sendable
 {
-    // Sound as `BenchTarget`: only the harness thread sends to it and reads `sum`.
+    // Sound: only the harness thread sends to it and reads `sum`, as with `BenchTarget`.
     var sum = 0
     var selected = 0
 
