@@ -37,24 +37,20 @@ let package = Package(
 )
 MANIFEST
 
-cpu() { # CPU seconds (user + sys) of "$@", its children included
-    local me=$BASHPID before after
-    before=$(awk '{print $14 + $15 + $16 + $17}' "/proc/$me/stat")
-    "$@" >"$WORK/log" 2>&1 || { cat "$WORK/log" >&2; return 1; }
-    after=$(awk '{print $14 + $15 + $16 + $17}' "/proc/$me/stat")
-    echo $(((after - before) / $(getconf CLK_TCK)))
-}
+# shellcheck source=scripts/package-measures.sh
+. scripts/package-measures.sh
+LOG="$WORK/log"
 pins() { # the packages an app's Package.resolved pins, or "none"
     local list
-    list=$(sed -n 's/.*"identity" *: *"\([^"]*\)".*/\1/p' "$1/Package.resolved" 2>/dev/null | paste -sd ' ')
+    list=$(resolved_pins "$1/Package.resolved" | paste -sd ' ')
     echo "${list:-none}"
 }
 
 echo "| app | config | cold build, CPU s | packages pinned |"
 echo "|---|---|---:|---|"
 for config in $CONFIGS; do
-    seconds=$(cpu "$SWIFT" build -c "$config" --package-path "$WORK/FeedApp" --scratch-path "$WORK/feed-$config")
+    seconds=$(cpu_seconds "$SWIFT" build -c "$config" --package-path "$WORK/FeedApp" --scratch-path "$WORK/feed-$config")
     echo "| checked-in proxies (generate-delegate-proxies) | $config | $seconds | $(pins "$WORK/FeedApp") |"
-    seconds=$(cpu "$SWIFT" build -c "$config" --package-path "$WORK/MacroApp" --scratch-path "$WORK/macro-$config")
+    seconds=$(cpu_seconds "$SWIFT" build -c "$config" --package-path "$WORK/MacroApp" --scratch-path "$WORK/macro-$config")
     echo "| \`Macros\` trait, one @DelegateProxy protocol | $config | $seconds | $(pins "$WORK/MacroApp") |"
 done

@@ -20,10 +20,8 @@ trap 'rm -rf "$WORK"' EXIT
 ln -s "$ROOT" "$WORK/FastDelegates"
 failures=0
 fail() { echo "FAIL $1"; failures=$((failures + 1)); }
-pins() { # the identities a Package.resolved pins, one a line (none if there is no file)
-    [ -f "$1" ] || return 0
-    sed -n 's/.*"identity" *: *"\([^"]*\)".*/\1/p' "$1"
-}
+# shellcheck source=scripts/package-measures.sh
+. scripts/package-measures.sh
 
 # 1. The library alone.
 mkdir -p "$WORK/LibraryOnly/Sources/App"
@@ -82,7 +80,7 @@ SOURCE
 sed -i 's/^print(listener.total == 2 ? /print(listener.total == 2 \&\& parseWithProxy() ? /' "$WORK/LibraryOnly/Sources/App/main.swift"
 (cd "$WORK/LibraryOnly" && "$SWIFT" build --scratch-path "$WORK/library-build" >"$WORK/library.log" 2>&1) \
     || { cat "$WORK/library.log"; fail "the library-only dependent does not build"; }
-resolved="$(pins "$WORK/LibraryOnly/Package.resolved" | tr '\n' ' ')"
+resolved="$(resolved_pins "$WORK/LibraryOnly/Package.resolved" | tr '\n' ' ')"
 [ -z "$resolved" ] && echo "ok   library only: Package.resolved pins nothing" \
     || fail "library only: Package.resolved pins: $resolved"
 fetched="$(find "$WORK/library-build/checkouts" "$WORK/library-build/repositories" -mindepth 1 -maxdepth 1 \
@@ -101,7 +99,7 @@ if [ "${1:-}" != "--library-only" ]; then
         >"$WORK/macros.log" 2>&1) \
         || { cat "$WORK/macros.log"; fail "the Macros dependent does not build"; }
     if grep -E "^$WORK/DependentPackage/.*warning:" "$WORK/macros.log"; then fail "the Macros dependent builds with warnings"; fi
-    resolved="$(pins "$WORK/DependentPackage/Package.resolved" | tr '\n' ' ')"
+    resolved="$(resolved_pins "$WORK/DependentPackage/Package.resolved" | tr '\n' ' ')"
     [ "$resolved" = "swift-syntax " ] && echo "ok   Macros trait: Package.resolved pins swift-syntax only" \
         || fail "Macros trait: Package.resolved pins: '$resolved'"
     if TSAN_OPTIONS=halt_on_error=1 "$SCRATCH/debug/FeedApp" >"$WORK/app.log" 2>&1 \

@@ -19,24 +19,18 @@ cp -R Examples/ProxySDK/ScrollKit Examples/ProxySDK/FeedApp "$WORK/"
 rm -rf "$WORK"/*/.build "$WORK"/*/Package.resolved
 failures=0
 fail() { echo "FAIL $1"; failures=$((failures + 1)); }
-cpu() { # runs "$@" into $LOG; prints its children's CPU seconds (user + sys)
-    local me=$BASHPID before after
-    before=$(awk '{print $14 + $15 + $16 + $17}' "/proc/$me/stat")
-    "$@" >"$LOG" 2>&1 || { cat "$LOG" >&2; return 1; }
-    after=$(awk '{print $14 + $15 + $16 + $17}' "/proc/$me/stat")
-    echo $(((after - before) / $(getconf CLK_TCK)))
-}
+# shellcheck source=scripts/package-measures.sh
+. scripts/package-measures.sh
 LOG="$WORK/log"
 
 # 1. The app: ScrollKit and FastDelegates only, no swift-syntax.
-seconds=$(cpu "$SWIFT" build --package-path "$WORK/FeedApp" --scratch-path "$WORK/app-build") || fail "FeedApp does not build"
+seconds=$(cpu_seconds "$SWIFT" build --package-path "$WORK/FeedApp" --scratch-path "$WORK/app-build") || fail "FeedApp does not build"
 if grep -qi "swiftsyntax\|swift-syntax" "$LOG"; then fail "FeedApp's build compiles swift-syntax"; fi
 if [ -d "$WORK/app-build/checkouts" ] && [ -n "$(ls -A "$WORK/app-build/checkouts")" ]; then
     fail "FeedApp fetched packages: $(ls "$WORK/app-build/checkouts" | tr '\n' ' ')"
 fi
-if [ -f "$WORK/FeedApp/Package.resolved" ] && grep -q '"identity"' "$WORK/FeedApp/Package.resolved"; then
-    fail "FeedApp pins packages: $(sed -n 's/.*"identity" *: *"\([^"]*\)".*/\1/p' "$WORK/FeedApp/Package.resolved" | tr '\n' ' ')"
-fi
+pinned=$(resolved_pins "$WORK/FeedApp/Package.resolved" | paste -sd ' ')
+[ -z "$pinned" ] || fail "FeedApp pins packages: $pinned"
 if output=$("$WORK/app-build/debug/FeedApp" 2>&1) && [ "$output" = "FeedApp: ok" ]; then
     echo "ok   FeedApp: built cold in ${seconds} CPU s (debug), no swift-syntax, no pin; its proxies forward"
 else
@@ -67,7 +61,7 @@ plugin() {
     "$SWIFT" package --package-path "$SDK" --scratch-path "$WORK/sdk-build" --traits GenerateProxies \
         --allow-writing-to-package-directory generate-delegate-proxies "$@"
 }
-if seconds=$(cpu plugin --check); then
+if seconds=$(cpu_seconds plugin --check); then
     echo "ok   generate-delegate-proxies --check: the checked-in file is current (${seconds} CPU s with the tool's build)"
 else
     fail "generate-delegate-proxies --check fails on the checked-in file"
