@@ -109,6 +109,7 @@ typedef struct held_span {
 } held_span;
 
 static cdt_chain *chains[NCHAINS];
+static cdt_chain embedded_chain; // chain 1 when it is initialized in place (cdt_chain_init)
 // A remembered span per chain and message (cdt_chain_lookup_cached), checked against a fresh
 // lookup by every verification: a table change that forgot to take a new version would leave
 // a remembered span that differs, or points at a freed array.
@@ -1291,10 +1292,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     case 2: chains[0]->multiplier = 1; break; // small ids all land in bucket 0 too
     default: chains[0]->multiplier = 0x9e3779b97f4a7c15ull; break;
     }
-    // Chain 1: every message in one bucket cluster, through either hook.
+    // Chain 1: every message in one bucket cluster, through either hook; through the per-chain
+    // hook it lives in the harness's own storage (cdt_chain_init), as in a Swift DispatchTable.
     if (mode & 0x40) {
-        chains[1] = cdt_chain_create();
-        CHECK(chains[1] != NULL && cdt_chain_debug_force_collisions(chains[1]) == 0, "forced-collision chain");
+        cdt_chain_init(&embedded_chain);
+        chains[1] = &embedded_chain;
+        CHECK(cdt_chain_debug_force_collisions(chains[1]) == 0, "forced-collision chain");
     } else {
         cdt_debug_set_force_collisions(1);
         chains[1] = cdt_chain_create();
@@ -1364,7 +1367,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         CHECK(stats.entries == stats.orphaned_entries && (stats.messages == 0) == (stats.entries == 0) &&
                   stats.live_slots == 0,
               "chain %d not empty at teardown", c);
-        cdt_chain_destroy(chains[c]);
+        if (chains[c] == &embedded_chain) {
+            cdt_chain_deinit(chains[c]);
+        } else {
+            cdt_chain_destroy(chains[c]);
+        }
         chains[c] = NULL;
     }
     cdt_chain_destroy(NULL); // does nothing

@@ -2,8 +2,11 @@
 // from message id to the ordered span of responders for that message.
 //
 // Ownership:
-// - `cdt_chain_create` allocates a chain; the caller owns it and frees it with
-//   `cdt_chain_destroy`. The chain owns every array it points to.
+// - A chain lives where its owner puts it: `cdt_chain_init` sets one up in storage the caller
+//   owns (inside the owner's own allocation, say) and `cdt_chain_deinit` frees what it points
+//   to, leaving the storage to the caller; `cdt_chain_create` / `cdt_chain_destroy` do the same
+//   in a chain-sized allocation of their own. A chain never moves once initialized (its slot
+//   array's addresses are kept in the entries). The chain owns every array it points to.
 // - A slot's `object` is an opaque pointer the caller stores; the chain never dereferences,
 //   retains or frees it. The caller keeps that object alive while its slot is acquired and,
 //   if a dispatch is running (depth > 0), until the outermost dispatch has left.
@@ -124,6 +127,7 @@ struct cdt_generation_skip;
 #endif
 
 /// A chain. Fields are public for the inline hot path; change them only through functions.
+/// Ordered so that no padding is left (104 bytes on 64-bit targets).
 typedef struct cdt_chain {
     cdt_slot *slots;
     uint32_t slot_count;      // high-water mark: slots [0, slot_count) have been used
@@ -134,7 +138,9 @@ typedef struct cdt_chain {
     uint32_t bucket_capacity; // a power of two, or 0 before the first entry
     uint32_t bucket_used;
     uint64_t multiplier;      // seeded odd multiplier; 0 forces every id into one bucket
-    uint32_t shift;
+    uint8_t shift;            // 64 - log2(bucket_capacity): see `cdt_home_bucket`
+    uint8_t rescan;           // 1: collect `skip` before issuing the next generation
+    uint8_t orphans;          // 1: the table may hold orphaned entries (see above)
     uint32_t last_generation; // the generation issued last (0 before the first)
     union {
         struct {
@@ -144,12 +150,10 @@ typedef struct cdt_chain {
         uint64_t depth_and_pending; // both at once (little-endian: depth is the low half)
     };
     uint32_t total_entries;   // entries in the table, orphans included
+    uint32_t fresh_depth;     // the depth of the open copy window, or 0 (see the top of this file)
     struct cdt_retired *retired;
     struct cdt_generation_skip *skip; // generations in use ahead of the counter, or NULL
-    uint32_t rescan;          // 1: collect `skip` before issuing the next generation
-    uint32_t orphans;         // 1: the table may hold orphaned entries (see above)
     uint64_t version;         // new, and unique across chains, with every change of the table
-    uint32_t fresh_depth;     // the depth of the open copy window, or 0 (see the top of this file)
     uint64_t fresh_serial;    // the open copy window (arrays copied in it record it), counting from 1
 } cdt_chain;
 
@@ -202,11 +206,22 @@ typedef enum cdt_invariant_violation {
     CDT_INVARIANT_ENTRY_ADDRESS = 15,
 } cdt_invariant_violation;
 
-/// A new, empty chain, its hash seeded from `arc4random`; NULL if out of memory.
+/// Makes `chain` (storage the caller owns, e.g. inside its own object) a new, empty chain, its
+/// hash seeded from `arc4random`. Allocates nothing, so it cannot fail: the arrays come with
+/// the first acquisition and entry. The chain must stay at this address until
+/// `cdt_chain_deinit`.
+void cdt_chain_init(cdt_chain *chain);
+
+/// Frees everything `chain` owns, not its own storage, which stays the caller's: the chain is
+/// unusable afterwards until `cdt_chain_init` makes it anew. Objects and handlers stored in it
+/// are the caller's: release them first. Must not be called while a dispatch is inside.
+void cdt_chain_deinit(cdt_chain *chain);
+
+/// A new, empty chain in an allocation of its own (`cdt_chain_init`); NULL if out of memory.
 cdt_chain *cdt_chain_create(void);
 
-/// Frees the chain and everything it owns. Objects and handlers stored in it are the
-/// caller's: release them first. Must not be called while a dispatch is inside.
+/// `cdt_chain_deinit`, then frees the chain's own allocation (of `cdt_chain_create`). NULL is
+/// ignored.
 void cdt_chain_destroy(cdt_chain *chain);
 
 /// Takes a free slot for `object` (non-NULL) at sort key `order`. Returns 0, or -1 if `object`

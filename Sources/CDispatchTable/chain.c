@@ -15,6 +15,9 @@
 
 #include <stdatomic.h>
 
+// What cdt_chain.h promises of the layout: no padding on 64-bit targets.
+_Static_assert(sizeof(void *) != 8 || sizeof(cdt_chain) == 104, "cdt_chain has padding");
+
 static atomic_int force_collisions;
 
 void cdt_debug_set_force_collisions(int enabled) {
@@ -48,20 +51,27 @@ static uint64_t next_multiplier(void) {
     return (z ^ (z >> 31)) | 1;
 }
 
-cdt_chain *cdt_chain_create(void) {
-    cdt_chain *chain = cdt_calloc(1, sizeof *chain);
-    if (!chain) return NULL;
-    chain->multiplier = atomic_load(&force_collisions) ? 0 : next_multiplier();
+void cdt_chain_init(cdt_chain *chain) {
+    *chain = (cdt_chain){.multiplier = atomic_load(&force_collisions) ? 0 : next_multiplier()};
     cdt_table_touch(chain);
+}
+
+void cdt_chain_deinit(cdt_chain *chain) {
+    cdt_table_free_all(chain);
+    cdt_entries_free_retired(chain);
+    cdt_generations_free(chain);
+    cdt_free(chain->slots);
+}
+
+cdt_chain *cdt_chain_create(void) {
+    cdt_chain *chain = cdt_malloc(sizeof *chain);
+    if (chain) cdt_chain_init(chain);
     return chain;
 }
 
 void cdt_chain_destroy(cdt_chain *chain) {
     if (!chain) return;
-    cdt_table_free_all(chain);
-    cdt_entries_free_retired(chain);
-    cdt_generations_free(chain);
-    cdt_free(chain->slots);
+    cdt_chain_deinit(chain);
     cdt_free(chain);
 }
 

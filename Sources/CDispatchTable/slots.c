@@ -8,7 +8,9 @@
 int cdt_slots_reserve(cdt_chain *chain) {
     if (chain->free_head != 0 || chain->slot_count < chain->slot_capacity) return 0;
     if (chain->slot_count == UINT32_MAX) return -1;
-    uint32_t capacity = chain->slot_capacity ? chain->slot_capacity * 2 : 8;
+    // One slot first (most chains have one target), then 4 (a chain with more has a few, so that
+    // it grows once on its way to 4), doubling from there.
+    uint32_t capacity = chain->slot_capacity > 1 ? chain->slot_capacity * 2 : chain->slot_capacity ? 4 : 1;
     if (capacity < chain->slot_capacity) capacity = UINT32_MAX;
     // The caller points the entries at the new array (cdt_entry): the old one may go at once.
     cdt_slot *grown = cdt_realloc(chain->slots, (size_t)capacity * sizeof *grown);

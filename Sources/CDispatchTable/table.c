@@ -10,7 +10,9 @@
 #include <stdatomic.h>
 #include <string.h>
 
-enum { MIN_BUCKETS = 8, MIN_ENTRIES = 4 };
+// The first allocations of a tiny chain: one message fits 2 buckets (at most half full), and a
+// message's first responder an array of 1.
+enum { MIN_BUCKETS = 2, MIN_ENTRIES = 1 };
 
 static _Atomic uint64_t last_version;
 
@@ -34,7 +36,7 @@ static int rehash(cdt_chain *chain, uint32_t capacity) {
     uint32_t old_capacity = chain->bucket_capacity;
     chain->buckets = buckets;
     chain->bucket_capacity = capacity;
-    chain->shift = 64 - log2_of(capacity);
+    chain->shift = (uint8_t)(64 - log2_of(capacity));
     for (uint32_t b = 0; b < old_capacity; b++) {
         if (old[b].message == 0) continue;
         uint32_t i = cdt_table_home(chain, old[b].message);
@@ -224,10 +226,11 @@ int cdt_table_insert(cdt_chain *chain, cdt_handle handle, uint32_t message, cons
         bucket->entries[low] = entry;
     } else {
         // Full, or a dispatch may be reading the current array: a new one, at least half free
-        // so that growing stays amortized O(1).
+        // so that growing stays amortized O(1); but a message's first array holds just its one
+        // responder (most messages have one).
         // Up to 2^31 entries: past it (or a test's limit) the insert fails as out of memory.
         uint32_t limit = cdt_capacity_limit(UINT32_C(1) << 31);
-        uint64_t needed = ((uint64_t)count + 1) * 2;
+        uint64_t needed = count == 0 ? 1 : ((uint64_t)count + 1) * 2;
         uint64_t wanted = bucket->capacity ? bucket->capacity : MIN_ENTRIES;
         while (wanted < needed) wanted *= 2;
         uint32_t capacity = wanted > limit ? limit : (uint32_t)wanted;

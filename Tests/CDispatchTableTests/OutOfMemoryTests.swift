@@ -19,6 +19,22 @@ struct OutOfMemoryTests {
         #expect(chain == nil)
     }
 
+    /// A chain initialized in its owner's storage allocates nothing until it is used, so that
+    /// step cannot fail; its first acquisition and entry allocate, and deinit frees them.
+    @Test func initInPlaceAllocatesNothing() {
+        let storage = UnsafeMutablePointer<cdt_chain>.allocate(capacity: 1)
+        defer { storage.deallocate() }
+        let (_, failed) = failing { cdt_chain_init(storage) }
+        #expect(!failed)
+        #expect(storage.pointee.slots == nil && storage.pointee.buckets == nil)
+        var handle = cdt_handle()
+        #expect(cdt_chain_acquire(storage, TestChain.object(1), 1, &handle) == 0)
+        #expect(cdt_chain_insert_entry(storage, handle, 3, TestChain.handler(1)) == 0)
+        #expect(cdt_chain_lookup(storage, 3).count == 1)
+        #expect(cdt_chain_check_invariants(storage) == CDT_INVARIANT_OK)
+        cdt_chain_deinit(storage)
+    }
+
     @Test func acquireFailsAndChangesNothing() {
         let chain = TestChain(forcedCollisions: false)
         var handle = cdt_handle()

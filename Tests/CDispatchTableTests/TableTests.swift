@@ -53,6 +53,35 @@ struct TableTests {
         #expect(chain.invariants == CDT_INVARIANT_OK)
     }
 
+    /// A chain's first arrays fit one target answering one message (most chains have one), and
+    /// grow once on the way to 4 targets or responders, and once more to a third message.
+    @Test func aTinyChainsFirstArraysFitOneTargetAndOneMessage() {
+        let chain = TestChain(forcedCollisions: false)
+        #expect(chain.stats.slot_capacity == 0)
+        #expect(chain.stats.bucket_capacity == 0)
+        let a = chain.acquire(1, order: 1)
+        chain.insert(a, 3, handler: 1)
+        #expect(chain.stats.slot_capacity == 1)
+        #expect(chain.stats.bucket_capacity == 2) // at most half full
+        #expect(chain.entryCapacity(of: 3) == 1)
+        let b = chain.acquire(2, order: 2)
+        chain.insert(b, 3, handler: 2)
+        #expect(chain.stats.slot_capacity == 4)
+        #expect(chain.entryCapacity(of: 3) == 4)
+        chain.insert(a, 4, handler: 1)
+        #expect(chain.stats.bucket_capacity == 4)
+        #expect(chain.entryCapacity(of: 4) == 1)
+        chain.insert(a, 5, handler: 1)
+        #expect(chain.stats.bucket_capacity == 8)
+        let more = (3...5).map { chain.acquire($0, order: UInt64($0)) }
+        for (i, handle) in more.enumerated() { chain.insert(handle, 3, handler: i + 3) }
+        #expect(chain.stats.slot_capacity == 8)
+        #expect(chain.entryCapacity(of: 3) == 16) // at least half free after growing
+        #expect(chain.objects(3) == [1, 2, 3, 4, 5])
+        #expect(chain.objects(4) == [1])
+        #expect(chain.invariants == CDT_INVARIANT_OK)
+    }
+
     @Test(arguments: [false, true])
     func manyMessagesStayFindableAndTheTableShrinks(forcedCollisions: Bool) {
         let chain = TestChain(forcedCollisions: forcedCollisions)

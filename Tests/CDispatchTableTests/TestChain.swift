@@ -53,6 +53,12 @@ final class TestChain {
 
     func objects(_ message: UInt32) -> [Int] { responders(message).map(\.object) }
 
+    /// The capacity of `message`'s entry array, or nil if the message has no bucket.
+    func entryCapacity(of message: UInt32) -> UInt32? {
+        let table = raw.pointee
+        return (0..<Int(table.bucket_capacity)).lazy.map { table.buckets[$0] }.first { $0.message == message }?.capacity
+    }
+
     var stats: cdt_chain_stats {
         var stats = cdt_chain_stats()
         cdt_chain_get_stats(raw, &stats)

@@ -113,13 +113,13 @@ public final class DelegateChain: MessageDispatching, DelegateRegistering, Invoc
     /// An empty chain.
     public init(mode: Mode = .nonBreaking) {
         self.mode = mode
-        table = DispatchTable()
+        table = DispatchTable.make()
     }
 
     /// A chain whose table hashes every message into one bucket, for tests: results must not change.
     package init(mode: Mode = .nonBreaking, forcedCollisions: Bool) {
         self.mode = mode
-        table = DispatchTable(forcedCollisions: forcedCollisions)
+        table = DispatchTable.make(forcedCollisions: forcedCollisions)
     }
 
     // MARK: - Adding

@@ -4,7 +4,10 @@ import CDispatchTable
 // reference counts.
 //
 // Ownership:
-// - `DispatchTable` owns its `cdt_chain` (created in init, destroyed in deinit).
+// - `DispatchTable` owns its `cdt_chain`, which lives inside the table's own allocation (the
+//   ManagedBuffer's one element, as swift-nio keeps a lock in its `LockStorage`): initialized
+//   in `make`, deinitialized in deinit, never moved. `chain` points into the table, so it is
+//   valid while the table lives: every caller holds the table.
 // - Each acquired C slot holds one +1 retain of its `ChainRegistration` (taken in `acquire`, given
 //   back in `release` or deinit). A registration released while a dispatch is inside is also
 //   parked in `graveyard` until the outermost dispatch leaves, so a running handler's
@@ -22,30 +25,54 @@ import CDispatchTable
 // - Identity: a slot's 32-bit generation wraps after 2^32 - 1 acquisitions, so the Swift side
 //   never keys a registration by it (tokens name a registration's 64-bit serial).
 
-/// The C slot array and message table of one chain, and the hot path that reads them.
+/// The Swift half of a ``DispatchTable``: its ManagedBuffer header (the C chain is its element).
 @usableFromInline
-final class DispatchTable {
-    @usableFromInline
-    let chain: UnsafeMutablePointer<cdt_chain>
+struct DispatchTableState {
+    /// ``DispatchTable/graveyard``.
+    var graveyard: [AnyObject] = []
+    /// ``DispatchTable/deadFound``.
+    var deadFound = 0
+}
+
+/// The C slot array and message table of one chain, and the hot path that reads them: one heap
+/// object holding both its Swift state and the C chain.
+@usableFromInline
+final class DispatchTable: ManagedBuffer<DispatchTableState, cdt_chain> {
+    /// A new, empty table.
+    /// - Parameter forcedCollisions: a test hook that hashes every message into one bucket.
+    static func make(forcedCollisions: Bool = false) -> DispatchTable {
+        // A force cast, as swift-nio's LockStorage does (the optimizer removes it).
+        let table = create(minimumCapacity: 1) { _ in DispatchTableState() } as! DispatchTable
+        table.withUnsafeMutablePointerToElements { chain in
+            cdt_chain_init(chain)
+            if forcedCollisions { _ = cdt_chain_debug_force_collisions(chain) }
+        }
+        return table
+    }
+
+    /// The C chain, inside this object: valid while the table lives.
+    @inlinable
+    var chain: UnsafeMutablePointer<cdt_chain> {
+        @inline(__always) get { withUnsafeMutablePointerToElements { $0 } }
+    }
 
     /// Objects that must outlive the running dispatches (see the ownership notes above).
-    var graveyard: [AnyObject] = []
+    var graveyard: [AnyObject] {
+        get { header.graveyard }
+        _modify { yield &header.graveyard }
+    }
 
     /// How many times dispatches met a dead target since the chain last looked (it sweeps once
     /// they add up to a share of its registrations).
-    var deadFound = 0
-
-    /// - Parameter forcedCollisions: a test hook that hashes every message into one bucket.
-    init(forcedCollisions: Bool = false) {
-        guard let chain = cdt_chain_create() else { fatalError("FastDelegates: out of memory creating a chain") }
-        if forcedCollisions { _ = cdt_chain_debug_force_collisions(chain) }
-        self.chain = chain
+    var deadFound: Int {
+        get { header.deadFound }
+        set { header.deadFound = newValue }
     }
 
     deinit {
         precondition(chain.pointee.depth == 0, "FastDelegates: a chain was freed during one of its own dispatches")
         forEachSlotObject { _, object in object.release() }
-        cdt_chain_destroy(chain)
+        withUnsafeMutablePointerToElements { cdt_chain_deinit($0) }
     }
 
     /// Whether a dispatch is running on this table right now.

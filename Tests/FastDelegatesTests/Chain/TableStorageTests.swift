@@ -1,0 +1,48 @@
+import CDispatchTable
+import Testing
+
+@testable import FastDelegates
+
+#if canImport(Darwin)
+import Darwin
+#else
+/// glibc's `malloc_usable_size` (in malloc.h, which the Glibc module leaves out).
+@_silgen_name("malloc_usable_size")
+private func mallocUsableSize(_ pointer: UnsafeMutableRawPointer?) -> Int
+#endif
+
+/// Where a chain's C table lives: inside the `DispatchTable` object, so that a chain costs one
+/// heap block fewer than with a C chain of its own allocation.
+@Suite("Table storage")
+struct TableStorageTests {
+    /// The usable size of the heap block at `pointer`.
+    private static func blockSize(_ pointer: UnsafeRawPointer) -> Int {
+        #if canImport(Darwin)
+        malloc_size(pointer)
+        #else
+        mallocUsableSize(UnsafeMutableRawPointer(mutating: pointer))
+        #endif
+    }
+
+    @Test func theCChainLivesInsideTheTableObject() {
+        let chain = DelegateChain()
+        let table = chain.table
+        let object = UnsafeRawPointer(Unmanaged.passUnretained(table).toOpaque())
+        let offset = UnsafeRawPointer(table.chain) - object
+        #expect(offset > 0)
+        #expect(offset + MemoryLayout<cdt_chain>.size <= Self.blockSize(object))
+        // It is a working chain, at that address for good.
+        let log = Log()
+        let probe = Probe("a", log: log)
+        chain.add(probe)
+        chain.send(Scroll.didScroll, 7)
+        #expect(log.events == ["a.didScroll(7)"])
+        #expect(UnsafeRawPointer(table.chain) - object == offset)
+        #expect(chain.invariantViolation == 0)
+    }
+
+    /// The C chain's fields leave no padding (cdt_chain.h).
+    @Test func theCChainHasNoPadding() {
+        #expect(MemoryLayout<cdt_chain>.size == 104)
+    }
+}
