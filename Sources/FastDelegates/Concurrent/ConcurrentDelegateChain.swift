@@ -116,9 +116,6 @@ public final class ConcurrentDelegateChain: Sendable, SendableDelegateRegisterin
     /// ``locked(_:)``.
     private let handoff = Atomic<UInt64>(0)
 
-    /// How tokens find this chain without keeping it alive.
-    private let link = ChainLink()
-
     /// Whether a send takes the slow path: some stream observes this chain's sends, or it holds a
     /// nested proxy's handlers (``add(_:nesting:retention:)``). Any other send pays one relaxed
     /// load for both. Written under `observers`' lock.
@@ -178,7 +175,6 @@ public final class ConcurrentDelegateChain: Sendable, SendableDelegateRegisterin
     public init(mode: Mode = .nonBreaking) {
         self.mode = mode
         cell = SnapshotCell(ConcurrentSnapshot.empty)
-        link.chain = self
     }
 
     // MARK: - Adding
@@ -561,7 +557,7 @@ public final class ConcurrentDelegateChain: Sendable, SendableDelegateRegisterin
     func finishInsertion(_ insertion: Insertion) -> ConcurrentDelegateToken {
         dispose(insertion.garbage)
         reclaimRetired()
-        return ConcurrentDelegateToken(link: link, serial: insertion.serial)
+        return ConcurrentDelegateToken(chain: self, serial: insertion.serial)
     }
 
     /// Ends a removal once the chain's mutex is released: waits for the running calls of
@@ -607,8 +603,7 @@ public final class ConcurrentDelegateChain: Sendable, SendableDelegateRegisterin
     /// Builds and publishes a snapshot of `state`'s listed registrations; the one it displaces
     /// is retired.
     func publish(_ state: inout State, garbage: inout Garbage) {
-        let listed = state.list.entries.filter { !$0.isUnlisted }
-        cell.publish(ConcurrentSnapshot(registrations: listed), readSide: readSide)
+        cell.publish(ConcurrentSnapshot(registrations: state.list.entries), readSide: readSide)
     }
 
     /// The registration of `target`, if `target` is in the chain. A registration whose target

@@ -23,10 +23,10 @@ import Darwin
 // - `SnapshotCell`: one atomic pointer to the current snapshot. The writer (under the chain's
 //   mutex) swaps it and retires the old snapshot; a dispatch announces itself in its thread's
 //   record and uses the snapshot unretained until it leaves (see `ReadSide`).
-// - A snapshot's entries hold their registration, handler and strong target *unretained*
-//   (`Unmanaged`), so walking them costs no reference counting; the snapshot's `owners` array
-//   holds one strong reference to each of those objects for as long as the snapshot lives, and
-//   the read side keeps a retired snapshot alive until every dispatch that may walk it has left.
+// - A snapshot's entries hold their registration, handler and strong target as `Unmanaged`, so
+//   walking them costs no reference counting; the snapshot takes one strong reference to each
+//   per entry when it is built and gives them back in its deinit, and the read side keeps a
+//   retired snapshot alive until every dispatch that may walk it has left.
 // - The dispatch depth is a per-thread counter in the thread's `ReaderRecord`.
 
 /// One target in a ``ConcurrentDelegateChain``: a ``Registration``, its target's hold (fixed at
