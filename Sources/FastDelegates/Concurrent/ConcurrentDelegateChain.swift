@@ -96,25 +96,11 @@ public final class ConcurrentDelegateChain: Sendable, SendableDelegateRegisterin
     /// This chain's dispatch mode for void messages.
     public let mode: Mode
 
-    /// The published snapshot: what sends read.
-    @usableFromInline
-    let cell: SnapshotCell
-
-    /// The process-wide read side (`ReadSide.shared`), held so a send reaches it directly.
-    @usableFromInline
-    let readSide = ReadSide.shared
+    // The one-byte properties together, after `mode`: the chain is one word smaller.
 
     /// Set by a send that met a dead target; the next send or mutation reclaims it.
     @usableFromInline
     let needsSweep = Atomic<Bool>(false)
-
-    /// The registrations in dispatch order, and the indexes into them. Only mutations and the
-    /// inspecting properties take this lock, never a send.
-    private let state = Mutex(State())
-
-    /// Bumped at the end of every critical section and read at the start of the next: see
-    /// ``locked(_:)``.
-    private let handoff = Atomic<UInt64>(0)
 
     /// Whether a send takes the slow path: some stream observes this chain's sends, or it holds a
     /// nested proxy's handlers (``add(_:nesting:retention:)``). Any other send pays one relaxed
@@ -130,6 +116,22 @@ public final class ConcurrentDelegateChain: Sendable, SendableDelegateRegisterin
     /// in their target's place. Set once, under `observers`' lock.
     @usableFromInline
     let forwards = Atomic<Bool>(false)
+
+    /// The published snapshot: what sends read.
+    @usableFromInline
+    let cell: SnapshotCell
+
+    /// The process-wide read side (`ReadSide.shared`), held so a send reaches it directly.
+    @usableFromInline
+    let readSide = ReadSide.shared
+
+    /// The registrations in dispatch order, and the indexes into them. Only mutations and the
+    /// inspecting properties take this lock, never a send.
+    private let state = Mutex(State())
+
+    /// Bumped at the end of every critical section and read at the start of the next: see
+    /// ``locked(_:)``.
+    private let handoff = Atomic<UInt64>(0)
 
     /// The streams observing this chain's sends (nil while none does), under their own lock:
     /// sends on any thread notify them, streams end on any thread.

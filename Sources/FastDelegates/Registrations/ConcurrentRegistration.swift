@@ -40,6 +40,16 @@ final class ConcurrentRegistration: Registration, ListedRegistration, @unchecked
     // `isUnlisted` of `Registration`) is read and written only under the owning chain's mutex
     // (see the notes above).
 
+    // The one-byte flags first: they fill the superclass's tail (one word less per registration).
+
+    /// Set (under the chain's mutex) when the registration leaves the chain. A dispatch checks it
+    /// right before each call, after announcing the call (see `CallWait.swift`).
+    @usableFromInline
+    let removed = Atomic<Bool>(false)
+
+    /// Set once a remover saw, after the registration was removed, that no call of it runs.
+    let drained = Atomic<Bool>(false)
+
     /// The zeroing hold of the target when its class is held on the zeroing fast path
     /// (``weakHold(for:)``); nil otherwise. Each call goes through ``ZeroingHold/withTarget(at:_:)``.
     /// Written in `init` only, given back in `deinit`.
@@ -50,19 +60,11 @@ final class ConcurrentRegistration: Registration, ListedRegistration, @unchecked
     @usableFromInline @exclusivity(unchecked)
     private(set) weak var weakTarget: AnyObject?
 
-    /// Set (under the chain's mutex) when the registration leaves the chain. A dispatch checks it
-    /// right before each call, after announcing the call (see `CallWait.swift`).
-    @usableFromInline
-    let removed = Atomic<Bool>(false)
-
     /// Calls of this registration's handlers running now in dispatches nested deeper than
     /// `announcedDepth` (shallower ones are announced in the caller's `ReaderRecord`), in units of
     /// `callUnit`, plus `waiterBit` once a remover blocks waiting for them (see `waitForCalls`).
     @usableFromInline
     let inFlight = Atomic<Int>(0)
-
-    /// Set once a remover saw, after the registration was removed, that no call of it runs.
-    let drained = Atomic<Bool>(false)
 
     /// The strong reference that keeps a `.strong` target alive. Guarded by the chain's mutex.
     var strongTarget: AnyObject?

@@ -30,13 +30,14 @@ protocol ListedRegistration: AnyObject {
 struct RegistrationList<Entry: ListedRegistration> {
     /// Every registration in dispatch order, unlisted ones not yet swept included.
     private(set) var entries: [Entry] = []
-    /// How many of `entries` are unlisted.
-    private(set) var unlistedCount = 0
     /// The listed registrations by identity and by serial; nil while `entries` holds at most
     /// `indexThreshold` registrations.
     private var index: Index?
     private var lastSerial: UInt64 = 0
-    private var sweepThreshold = 16
+    /// How many of `entries` are unlisted, and the count of `entries` at which an add sweeps:
+    /// 32 bits each, one word for both (a list of 2^31 registrations would take 100 GB).
+    private var unlisted: Int32 = 0
+    private var sweepThreshold: Int32 = 16
 
     /// The indexes of a big list.
     fileprivate struct Index {
@@ -61,6 +62,9 @@ struct RegistrationList<Entry: ListedRegistration> {
 
     /// Registrations not removed: live, or dead and not yet swept.
     var listedCount: Int { entries.count - unlistedCount }
+
+    /// How many of `entries` are unlisted.
+    var unlistedCount: Int { Int(unlisted) }
 
     /// A serial for a new registration.
     mutating func makeSerial() -> UInt64 {
@@ -91,7 +95,7 @@ struct RegistrationList<Entry: ListedRegistration> {
     }
 
     /// Whether an add should sweep first: the list has doubled since the last sweep.
-    var sweepIsDue: Bool { entries.count >= sweepThreshold }
+    var sweepIsDue: Bool { entries.count >= Int(sweepThreshold) }
 
     /// Lists a new registration at the end, or before the registration now at live index
     /// `liveIndex` (counting those that are listed and `isAlive`), and gives it its sort key.
@@ -131,7 +135,7 @@ struct RegistrationList<Entry: ListedRegistration> {
     mutating func unlist(_ entry: Entry) -> Bool {
         guard !entry.isUnlisted else { return false }
         forget(entry)
-        unlistedCount += 1
+        unlisted += 1
         return unlistedCount >= 16 && unlistedCount * 2 >= entries.count
     }
 
@@ -157,8 +161,8 @@ struct RegistrationList<Entry: ListedRegistration> {
             }
         }
         entries = kept
-        unlistedCount = 0
-        sweepThreshold = max(16, kept.count * 2)
+        unlisted = 0
+        sweepThreshold = Int32(clamping: max(16, kept.count * 2))
         if kept.count <= Self.indexThreshold / 2 { index = nil }
         return (dead, left)
     }
@@ -169,7 +173,7 @@ struct RegistrationList<Entry: ListedRegistration> {
         for entry in removed { entry.isUnlisted = true }
         entries.removeAll()
         index = nil
-        unlistedCount = 0
+        unlisted = 0
         return removed
     }
 
