@@ -91,7 +91,8 @@ final class ConcurrentSnapshot: @unchecked Sendable {
                 table[found].end &+= 1
                 if first == nil {
                     first = ConcurrentEntry(
-                        registration: .passUnretained(registration), handler: .passUnretained(handler), strongTarget: nil)
+                        registration: .passUnretained(registration), handler: .passUnretained(handler),
+                        strongTarget: nil)
                 }
             }
         }
