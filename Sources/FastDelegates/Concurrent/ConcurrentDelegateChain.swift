@@ -96,28 +96,11 @@ public final class ConcurrentDelegateChain: Sendable, SendableDelegateRegisterin
     /// This chain's dispatch mode for void messages.
     public let mode: Mode
 
-    /// The published snapshot: what sends read.
-    @usableFromInline
-    let cell: SnapshotCell
-
-    /// The process-wide read side (`ReadSide.shared`), held so a send reaches it directly.
-    @usableFromInline
-    let readSide = ReadSide.shared
+    // The one-byte properties together, after `mode`: the chain is one word smaller.
 
     /// Set by a send that met a dead target; the next send or mutation reclaims it.
     @usableFromInline
     let needsSweep = Atomic<Bool>(false)
-
-    /// The registrations in dispatch order, and the indexes into them. Only mutations and the
-    /// inspecting properties take this lock, never a send.
-    private let state = Mutex(State())
-
-    /// Bumped at the end of every critical section and read at the start of the next: see
-    /// ``locked(_:)``.
-    private let handoff = Atomic<UInt64>(0)
-
-    /// How tokens find this chain without keeping it alive.
-    private let link = ChainLink()
 
     /// Whether a send takes the slow path: some stream observes this chain's sends, or it holds a
     /// nested proxy's handlers (``add(_:nesting:retention:)``). Any other send pays one relaxed
@@ -133,6 +116,22 @@ public final class ConcurrentDelegateChain: Sendable, SendableDelegateRegisterin
     /// in their target's place. Set once, under `observers`' lock.
     @usableFromInline
     let forwards = Atomic<Bool>(false)
+
+    /// The published snapshot: what sends read.
+    @usableFromInline
+    let cell: SnapshotCell
+
+    /// The process-wide read side (`ReadSide.shared`), held so a send reaches it directly.
+    @usableFromInline
+    let readSide = ReadSide.shared
+
+    /// The registrations in dispatch order, and the indexes into them. Only mutations and the
+    /// inspecting properties take this lock, never a send.
+    private let state = Mutex(State())
+
+    /// Bumped at the end of every critical section and read at the start of the next: see
+    /// ``locked(_:)``.
+    private let handoff = Atomic<UInt64>(0)
 
     /// The streams observing this chain's sends (nil while none does), under their own lock:
     /// sends on any thread notify them, streams end on any thread.
@@ -178,7 +177,6 @@ public final class ConcurrentDelegateChain: Sendable, SendableDelegateRegisterin
     public init(mode: Mode = .nonBreaking) {
         self.mode = mode
         cell = SnapshotCell(ConcurrentSnapshot.empty)
-        link.chain = self
     }
 
     // MARK: - Adding
@@ -561,7 +559,7 @@ public final class ConcurrentDelegateChain: Sendable, SendableDelegateRegisterin
     func finishInsertion(_ insertion: Insertion) -> ConcurrentDelegateToken {
         dispose(insertion.garbage)
         reclaimRetired()
-        return ConcurrentDelegateToken(link: link, serial: insertion.serial)
+        return ConcurrentDelegateToken(chain: self, serial: insertion.serial)
     }
 
     /// Ends a removal once the chain's mutex is released: waits for the running calls of
@@ -607,8 +605,7 @@ public final class ConcurrentDelegateChain: Sendable, SendableDelegateRegisterin
     /// Builds and publishes a snapshot of `state`'s listed registrations; the one it displaces
     /// is retired.
     func publish(_ state: inout State, garbage: inout Garbage) {
-        let listed = state.list.entries.filter { !$0.isUnlisted }
-        cell.publish(ConcurrentSnapshot(registrations: listed), readSide: readSide)
+        cell.publish(ConcurrentSnapshot(registrations: state.list.entries), readSide: readSide)
     }
 
     /// The registration of `target`, if `target` is in the chain. A registration whose target

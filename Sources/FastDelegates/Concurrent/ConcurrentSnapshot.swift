@@ -17,8 +17,9 @@ import Darwin
 @usableFromInline
 final class ConcurrentSnapshot: @unchecked Sendable {
     // Sound: immutable once `init` returns (every stored property is a `let` of immutable
-    // values). Its entries name registrations, handlers and targets unretained, and `owners`
-    // keeps each alive for the snapshot's life; a thread reads it only inside a dispatch that
+    // values). Its entries name registrations, handlers and targets as `Unmanaged`, each with a
+    // strong reference taken in `init` and given back in `deinit`, so each lives as long as the
+    // snapshot; a thread reads it only inside a dispatch that
     // announced itself before loading it, or under the chain's mutex while it is the published
     // one (only the mutex's holder displaces it), and the read side releases a retired snapshot
     // only once no such dispatch can still run (see `SnapshotCell` and `ReadSide`). The registrations
@@ -44,24 +45,24 @@ final class ConcurrentSnapshot: @unchecked Sendable {
     @usableFromInline let unverified: ContiguousArray<UInt32>
     /// Bit `id % 64` set for each id in `unverified`: a clear bit answers in O(1).
     @usableFromInline let unverifiedBits: UInt64
-    /// One strong reference to every object an entry names.
-    let owners: [AnyObject]
-
     static let empty = ConcurrentSnapshot(registrations: [])
 
     /// The most (target, message) pairs a snapshot holds: its buckets' bounds are `Int32`.
     static let pairLimit = Int(Int32.max)
 
-    /// The responders of `registrations` (in dispatch order).
+    /// The responders of the listed ones of `registrations` (in dispatch order; unlisted ones
+    /// are skipped). Each entry takes one strong reference to its registration, its handler and
+    /// its strong target, given back in `deinit`.
     ///
     /// A counting sort: the first pass finds each message's bucket and counts its responders,
-    /// the second places each responder in its message's range, in registration order.
+    /// the second places each responder in its message's range, in registration order, so the
+    /// only allocations are the two arrays the snapshot keeps.
     /// - Precondition: at most `pairLimit` (target, message) pairs (`Int32.max`, the range of a
     ///   bucket's bounds; a test passes a lower one).
     /// - Complexity: O(*n* + *e*) for *n* registrations answering *e* (target, message) pairs.
     init(registrations: [ConcurrentRegistration], pairLimit: Int = ConcurrentSnapshot.pairLimit) {
         var total = 0
-        for registration in registrations { total += registration.responses.count }
+        for registration in registrations where !registration.isUnlisted { total += registration.responses.count }
         // Every bound below is at most `total`, so the wrapping additions cannot wrap.
         precondition(
             total <= pairLimit,
@@ -75,41 +76,40 @@ final class ConcurrentSnapshot: @unchecked Sendable {
         }
         let mask = capacity - 1
         var table = ContiguousArray<Bucket>(repeating: Bucket(), count: capacity)
-        // Pass 1: the bucket of every (registration, message) pair, in order, and the counts.
-        var buckets: [Int] = []
-        buckets.reserveCapacity(total)
-        for registration in registrations {
-            for message in registration.responses.keys {
-                var bucket = Self.home(of: message, shift: shift)
-                while table[bucket].key != 0 && table[bucket].key != message { bucket = (bucket &+ 1) & mask }
-                table[bucket].key = message
-                table[bucket].end &+= 1
-                buckets.append(bucket)
+        // The bucket of `message`, claimed for it if it has none yet.
+        func bucket(of message: UInt32) -> Int {
+            var bucket = Self.home(of: message, shift: shift)
+            while table[bucket].key != 0 && table[bucket].key != message { bucket = (bucket &+ 1) & mask }
+            return bucket
+        }
+        // Pass 1: the counts, in `end`.
+        var first: ConcurrentEntry?
+        for registration in registrations where !registration.isUnlisted {
+            for (message, handler) in registration.responses {
+                let found = bucket(of: message)
+                table[found].key = message
+                table[found].end &+= 1
+                if first == nil {
+                    first = ConcurrentEntry(
+                        registration: .passUnretained(registration), handler: .passUnretained(handler),
+                        strongTarget: nil)
+                }
             }
         }
-        // Ranges in bucket order; `ends` counts up from each start as pass 2 fills it.
+        // Ranges in bucket order; `end` counts up from each start as pass 2 fills it.
         var next: Int32 = 0
-        for bucket in 0..<capacity where table[bucket].key != 0 {
-            let count = table[bucket].end
-            table[bucket].start = next
-            table[bucket].end = next
+        for index in 0..<capacity where table[index].key != 0 {
+            let count = table[index].end
+            table[index].start = next
+            table[index].end = next
             next &+= count
         }
-        // Pass 2: each pair's place, then the entries in place order.
-        var places = [Int](repeating: 0, count: total)
-        for (pair, bucket) in buckets.enumerated() {
-            places[pair] = Int(table[bucket].end)
-            table[bucket].end &+= 1
-        }
-        var pairs: [ConcurrentEntry] = []
-        pairs.reserveCapacity(total)
-        var owners: [AnyObject] = []
-        owners.reserveCapacity(total + registrations.count * 2)
+        // Pass 2: each pair in its place (every place is written once; `first` fills them until then).
+        var entries = ContiguousArray<ConcurrentEntry>()
+        if let first { entries = ContiguousArray(repeating: first, count: total) }
         var unverified: ContiguousArray<UInt32> = []
-        for registration in registrations {
-            let strong = registration.strongTarget
-            owners.append(registration)
-            if let strong { owners.append(strong) }
+        for registration in registrations where !registration.isUnlisted {
+            let strong = registration.strongTarget.map { Unmanaged.passUnretained($0) }
             for (message, handler) in registration.responses {
                 // Read once: a handler leaves `.verified` only when an `async` call finds its
                 // listener declining, and `dropDeclined` then publishes a snapshot without it.
@@ -118,22 +118,44 @@ final class ConcurrentSnapshot: @unchecked Sendable {
                 if (handler.status != .verified || handler.forwards) && !unverified.contains(message) {
                     unverified.append(message)
                 }
-                owners.append(handler)
-                pairs.append(
-                    ConcurrentEntry(
-                        registration: .passUnretained(registration), handler: .passUnretained(handler),
-                        strongTarget: strong.map { .passUnretained($0) }))
+                let found = bucket(of: message)
+                let place = Int(table[found].end)
+                table[found].end &+= 1
+                _ = Unmanaged.passRetained(registration)
+                _ = Unmanaged.passRetained(handler)
+                _ = strong?.retain()
+                entries[place] = ConcurrentEntry(
+                    registration: .passUnretained(registration), handler: .passUnretained(handler),
+                    strongTarget: strong)
             }
         }
-        var order = [Int](repeating: 0, count: total)
-        for (pair, place) in places.enumerated() { order[place] = pair }
         self.buckets = table
-        entries = ContiguousArray(order.lazy.map { pairs[$0] })
+        self.entries = entries
         self.mask = mask
         self.shift = shift
         self.unverified = unverified
         unverifiedBits = unverified.reduce(0) { $0 | Self.bit(of: $1) }
-        self.owners = owners
+    }
+
+    deinit {
+        for entry in entries {
+            entry.registration.release()
+            entry.handler.release()
+            entry.strongTarget?.release()
+        }
+    }
+
+    /// The objects the entries hold a reference to (each once per entry that names it), for a
+    /// reclaim inside a dispatch to park before it releases the snapshot (`ReaderRecord.park`).
+    var owners: [AnyObject] {
+        var owners: [AnyObject] = []
+        owners.reserveCapacity(entries.count * 3)
+        for entry in entries {
+            owners.append(entry.registration.takeUnretainedValue())
+            owners.append(entry.handler.takeUnretainedValue())
+            if let strong = entry.strongTarget { owners.append(strong.takeUnretainedValue()) }
+        }
+        return owners
     }
 
     /// The home bucket of `message`: the C table's formula (`cdt_home_bucket`, inlined from the

@@ -105,6 +105,13 @@ final class SnapshotCell: Sendable {
         // By 2, so that epochs stay even: the low bit of an announcement is a mark (`load(for:_:)`).
         let epoch = readSide.epoch.add(2, ordering: .sequentiallyConsistent).newValue
         let displacedOpened = currentOpened.exchange(opened, ordering: .relaxed)
+        if displaced.toOpaque() == Unmanaged.passUnretained(ConcurrentSnapshot.empty).toOpaque() {
+            // The shared empty snapshot (a new chain's): it lives as long as the process, so a
+            // dispatch still walking it needs nothing from the read side, and a chain's first
+            // mutation retires nothing (no list to grow, nothing for `reclaim` to scan).
+            displaced.release()
+            return
+        }
         retired.withLock { $0.append(Retired(epoch: epoch, opened: displacedOpened, snapshot: displaced)) }
         pending.add(1, ordering: .sequentiallyConsistent)
     }

@@ -8,12 +8,15 @@ import CDispatchTable
 /// another thread meanwhile, and the strong reference keeps it alive for the whole use. Because
 /// the hold keeps the object's memory, no other object can take its address while it lasts: the
 /// address alone tells whether the hold is on a given object. Only for classes that
-/// ``weakHold(for:)`` puts on the zeroing path (native Swift reference counting).
+/// ``weakHold(for:)`` puts on the zeroing path (native Swift reference counting), as the chains
+/// themselves are.
 ///
-/// The one place both chains take, use and give back an unowned reference: the single-thread
-/// chain's ``ChainRegistration`` (which mirrors ``pointer`` into its C slot) and the concurrent
-/// chain's ``ConcurrentRegistration``. A value type over one pointer, as `Unmanaged` is: its
-/// owner calls ``release()`` exactly once.
+/// The one place the library takes, uses and gives back an unowned reference: the single-thread
+/// chain's ``ChainRegistration`` (which mirrors ``pointer`` into its C slot), the concurrent
+/// chain's ``ConcurrentRegistration``, and the tokens of both (``DelegateToken``,
+/// ``ConcurrentDelegateToken``), which hold their chain this way rather than weakly, so that a
+/// token costs the chain no weak side table. A value type over one pointer, as `Unmanaged` is:
+/// its owner calls ``release()`` exactly once.
 @usableFromInline
 struct ZeroingHold {
     /// The target's address, with the unowned reference this hold owns.

@@ -1,22 +1,36 @@
-import Synchronization
-
 /// A registration in a ``ConcurrentDelegateChain``; ``cancel()`` removes its target.
 ///
 /// Dropping a token does not remove the target (weak targets leave by dying). A token does not
 /// keep its chain alive. It may be used from any thread.
-public final class ConcurrentDelegateToken: Sendable {
-    private let link: ChainLink
+///
+/// A token costs its chain nothing lasting: it holds the chain as the zeroing hold holds a
+/// target (an unowned reference, a strong one taken with `swift_tryRetain` for the cancel only),
+/// so a token that is dropped unused leaves nothing behind on the chain. While a token lives
+/// after its chain died, it keeps the chain's memory (not its registrations or snapshots), which
+/// dropping the token gives back.
+public final class ConcurrentDelegateToken: @unchecked Sendable {
+    // Sound: both properties are written in `init` only. The hold's unowned reference keeps the
+    // chain's memory for the token's life, so `swift_tryRetain` through it is safe from any
+    // thread, also while the chain deinitializes on another one (it then fails), and the
+    // reference is given back once, in `deinit`, when no other thread uses the token.
+
+    /// The chain, under an unowned reference; nil for a token that removes nothing.
+    private let chain: ZeroingHold?
     let serial: UInt64
 
     /// A token that removes nothing: what adding a target that a proxy refuses returns.
     public init() {
-        link = ChainLink()
+        chain = nil
         serial = 0
     }
 
-    init(link: ChainLink, serial: UInt64) {
-        self.link = link
+    init(chain: ConcurrentDelegateChain, serial: UInt64) {
+        self.chain = ZeroingHold(chain)
         self.serial = serial
+    }
+
+    deinit {
+        chain?.release()
     }
 
     /// Removes the target this token registered, if it is still in the chain, with the
@@ -30,8 +44,9 @@ public final class ConcurrentDelegateToken: Sendable {
     /// handler takes.
     ///
     /// Idempotent; safe after the target was removed another way, after the target died, and
-    /// after the chain is gone.
+    /// after the chain is gone (also while it deinitializes on another thread).
     public func cancel() {
-        link.chain?.removeRegistration(serial: serial)
+        guard let chain = chain?.target else { return }
+        unsafeDowncast(chain, to: ConcurrentDelegateChain.self).removeRegistration(serial: serial)
     }
 }

@@ -23,10 +23,10 @@ import Darwin
 // - `SnapshotCell`: one atomic pointer to the current snapshot. The writer (under the chain's
 //   mutex) swaps it and retires the old snapshot; a dispatch announces itself in its thread's
 //   record and uses the snapshot unretained until it leaves (see `ReadSide`).
-// - A snapshot's entries hold their registration, handler and strong target *unretained*
-//   (`Unmanaged`), so walking them costs no reference counting; the snapshot's `owners` array
-//   holds one strong reference to each of those objects for as long as the snapshot lives, and
-//   the read side keeps a retired snapshot alive until every dispatch that may walk it has left.
+// - A snapshot's entries hold their registration, handler and strong target as `Unmanaged`, so
+//   walking them costs no reference counting; the snapshot takes one strong reference to each
+//   per entry when it is built and gives them back in its deinit, and the read side keeps a
+//   retired snapshot alive until every dispatch that may walk it has left.
 // - The dispatch depth is a per-thread counter in the thread's `ReaderRecord`.
 
 /// One target in a ``ConcurrentDelegateChain``: a ``Registration``, its target's hold (fixed at
@@ -40,6 +40,16 @@ final class ConcurrentRegistration: Registration, ListedRegistration, @unchecked
     // `isUnlisted` of `Registration`) is read and written only under the owning chain's mutex
     // (see the notes above).
 
+    // The one-byte flags first: they fill the superclass's tail (one word less per registration).
+
+    /// Set (under the chain's mutex) when the registration leaves the chain. A dispatch checks it
+    /// right before each call, after announcing the call (see `CallWait.swift`).
+    @usableFromInline
+    let removed = Atomic<Bool>(false)
+
+    /// Set once a remover saw, after the registration was removed, that no call of it runs.
+    let drained = Atomic<Bool>(false)
+
     /// The zeroing hold of the target when its class is held on the zeroing fast path
     /// (``weakHold(for:)``); nil otherwise. Each call goes through ``ZeroingHold/withTarget(at:_:)``.
     /// Written in `init` only, given back in `deinit`.
@@ -50,19 +60,11 @@ final class ConcurrentRegistration: Registration, ListedRegistration, @unchecked
     @usableFromInline @exclusivity(unchecked)
     private(set) weak var weakTarget: AnyObject?
 
-    /// Set (under the chain's mutex) when the registration leaves the chain. A dispatch checks it
-    /// right before each call, after announcing the call (see `CallWait.swift`).
-    @usableFromInline
-    let removed = Atomic<Bool>(false)
-
     /// Calls of this registration's handlers running now in dispatches nested deeper than
     /// `announcedDepth` (shallower ones are announced in the caller's `ReaderRecord`), in units of
     /// `callUnit`, plus `waiterBit` once a remover blocks waiting for them (see `waitForCalls`).
     @usableFromInline
     let inFlight = Atomic<Int>(0)
-
-    /// Set once a remover saw, after the registration was removed, that no call of it runs.
-    let drained = Atomic<Bool>(false)
 
     /// The strong reference that keeps a `.strong` target alive. Guarded by the chain's mutex.
     var strongTarget: AnyObject?

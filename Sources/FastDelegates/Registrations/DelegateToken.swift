@@ -2,8 +2,16 @@
 ///
 /// Dropping a token does not remove the target (weak targets leave by dying). Cancelling is
 /// idempotent, and safe after the target was removed another way or after the chain is gone.
+///
+/// A token costs its chain nothing lasting: it holds the chain as the zeroing hold holds a
+/// target (an unowned reference, a strong one taken for the cancel only), so it never keeps the
+/// chain alive, and a token that is dropped unused leaves nothing behind on the chain. While a
+/// token lives after its chain died, it keeps the chain's memory (not its registrations or
+/// tables), which ``cancel()`` or dropping the token gives back.
 public final class DelegateToken {
-    private weak var chain: DelegateChain?
+    /// The chain, under an unowned reference; nil for a token that removes nothing, and once
+    /// cancelled.
+    private var chain: ZeroingHold?
     /// The registration's serial in its chain: never reused, so a stale token cannot remove a
     /// later registration.
     let serial: UInt64
@@ -15,14 +23,23 @@ public final class DelegateToken {
     }
 
     init(chain: DelegateChain, serial: UInt64) {
-        self.chain = chain
+        self.chain = ZeroingHold(chain)
         self.serial = serial
+    }
+
+    deinit {
+        chain?.release()
     }
 
     /// Removes the target this token registered, if it is still in the chain.
     public func cancel() {
-        chain?.removeRegistration(serial: serial)
+        guard let hold = chain else { return }
+        // Before the removal: a deinit it runs may cancel this token again.
         chain = nil
+        if let chain = hold.target {
+            unsafeDowncast(chain, to: DelegateChain.self).removeRegistration(serial: serial)
+        }
+        hold.release()
     }
 }
 

@@ -22,15 +22,39 @@ protocol ListedRegistration: AnyObject {
 /// first once the list has doubled since the last sweep, so dead registrations (and the memory
 /// of targets a zeroing hold keeps) stay within a constant factor of the live ones, or 16,
 /// even in a chain that never sends.
+///
+/// A small list (at most ``indexThreshold`` registrations, unlisted ones included) keeps no
+/// index: a lookup scans ``entries``, so a chain of a few targets costs one array, not two
+/// dictionaries besides. Past the threshold it builds the indexes, and lookups are O(1)
+/// expected; a sweep that leaves it at half the threshold or less drops them again.
 struct RegistrationList<Entry: ListedRegistration> {
     /// Every registration in dispatch order, unlisted ones not yet swept included.
     private(set) var entries: [Entry] = []
-    /// How many of `entries` are unlisted.
-    private(set) var unlistedCount = 0
-    private var byIdentity: [ObjectIdentifier: Entry] = [:]
-    private var bySerial: [UInt64: Entry] = [:]
+    /// The listed registrations by identity and by serial; nil while `entries` holds at most
+    /// `indexThreshold` registrations.
+    private var index: Index?
     private var lastSerial: UInt64 = 0
-    private var sweepThreshold = 16
+    /// How many of `entries` are unlisted, and the count of `entries` at which an add sweeps:
+    /// 32 bits each, one word for both (a list of 2^31 registrations would take 100 GB).
+    private var unlisted: Int32 = 0
+    private var sweepThreshold: Int32 = 16
+
+    /// The indexes of a big list.
+    fileprivate struct Index {
+        var byIdentity: [ObjectIdentifier: Entry] = [:]
+        var bySerial: [UInt64: Entry] = [:]
+
+        mutating func add(_ entry: Entry) {
+            byIdentity[entry.identity] = entry
+            bySerial[entry.serial] = entry
+        }
+    }
+
+    /// The most registrations a list scans rather than indexes.
+    static var indexThreshold: Int { 8 }
+
+    /// Whether the list keeps its indexes now, for tests.
+    var isIndexed: Bool { index != nil }
 
     /// The gap between consecutive sort keys when appending: room for 2^24 insertions between
     /// two neighbours before a renumbering.
@@ -38,6 +62,9 @@ struct RegistrationList<Entry: ListedRegistration> {
 
     /// Registrations not removed: live, or dead and not yet swept.
     var listedCount: Int { entries.count - unlistedCount }
+
+    /// How many of `entries` are unlisted.
+    var unlistedCount: Int { Int(unlisted) }
 
     /// A serial for a new registration.
     mutating func makeSerial() -> UInt64 {
@@ -49,17 +76,26 @@ struct RegistrationList<Entry: ListedRegistration> {
     /// under `target`'s identity whose own target died, and whose address `target` now has, is
     /// `stale`: the caller removes it.
     func lookup(_ target: AnyObject) -> (live: Entry?, stale: Entry?) {
-        guard let entry = byIdentity[ObjectIdentifier(target)] else { return (nil, nil) }
+        let identity = ObjectIdentifier(target)
+        let found: Entry?
+        if let index {
+            found = index.byIdentity[identity]
+        } else {
+            // At most one listed registration has an identity: an add looks it up first.
+            found = entries.last { !$0.isUnlisted && $0.identity == identity }
+        }
+        guard let entry = found else { return (nil, nil) }
         return entry.holds(target) ? (entry, nil) : (nil, entry)
     }
 
     /// The listed registration with `serial`, if any.
     func entry(serial: UInt64) -> Entry? {
-        bySerial[serial]
+        if let index { return index.bySerial[serial] }
+        return entries.last { !$0.isUnlisted && $0.serial == serial }
     }
 
     /// Whether an add should sweep first: the list has doubled since the last sweep.
-    var sweepIsDue: Bool { entries.count >= sweepThreshold }
+    var sweepIsDue: Bool { entries.count >= Int(sweepThreshold) }
 
     /// Lists a new registration at the end, or before the registration now at live index
     /// `liveIndex` (counting those that are listed and `isAlive`), and gives it its sort key.
@@ -72,8 +108,13 @@ struct RegistrationList<Entry: ListedRegistration> {
         entries.insert(entry, at: position.index)
         entry.order = position.key
         entry.isUnlisted = false
-        byIdentity[entry.identity] = entry
-        bySerial[entry.serial] = entry
+        if index != nil {
+            index?.add(entry)
+        } else if entries.count > Self.indexThreshold {
+            var built = Index()
+            for listed in entries where !listed.isUnlisted { built.add(listed) }
+            index = built
+        }
     }
 
     /// Moves a listed registration to live index `liveIndex` (counted among the others), with a
@@ -94,7 +135,7 @@ struct RegistrationList<Entry: ListedRegistration> {
     mutating func unlist(_ entry: Entry) -> Bool {
         guard !entry.isUnlisted else { return false }
         forget(entry)
-        unlistedCount += 1
+        unlisted += 1
         return unlistedCount >= 16 && unlistedCount * 2 >= entries.count
     }
 
@@ -120,8 +161,9 @@ struct RegistrationList<Entry: ListedRegistration> {
             }
         }
         entries = kept
-        unlistedCount = 0
-        sweepThreshold = max(16, kept.count * 2)
+        unlisted = 0
+        sweepThreshold = Int32(clamping: max(16, kept.count * 2))
+        if kept.count <= Self.indexThreshold / 2 { index = nil }
         return (dead, left)
     }
 
@@ -130,16 +172,16 @@ struct RegistrationList<Entry: ListedRegistration> {
         let removed = entries
         for entry in removed { entry.isUnlisted = true }
         entries.removeAll()
-        byIdentity.removeAll()
-        bySerial.removeAll()
-        unlistedCount = 0
+        index = nil
+        unlisted = 0
         return removed
     }
 
     private mutating func forget(_ entry: Entry) {
         entry.isUnlisted = true
-        if byIdentity[entry.identity] === entry { byIdentity[entry.identity] = nil }
-        if bySerial[entry.serial] === entry { bySerial[entry.serial] = nil }
+        guard index != nil else { return }
+        if index?.byIdentity[entry.identity] === entry { index?.byIdentity[entry.identity] = nil }
+        if index?.bySerial[entry.serial] === entry { index?.bySerial[entry.serial] = nil }
     }
 
     /// The array index and sort key before the live registration now at `liveIndex` (the end
@@ -183,3 +225,4 @@ struct RegistrationList<Entry: ListedRegistration> {
 }
 
 extension RegistrationList: Sendable where Entry: Sendable {}
+extension RegistrationList.Index: Sendable where Entry: Sendable {}

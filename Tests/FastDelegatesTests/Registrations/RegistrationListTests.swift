@@ -122,4 +122,48 @@ struct RegistrationListTests {
         }
         #expect(due)
     }
+
+    /// Issue 53: a small list keeps no index (a lookup scans it); past the threshold it builds
+    /// one, and every lookup finds the same registrations either way; a sweep that shrinks it
+    /// drops the index again.
+    @Test func smallListsScanBigOnesIndexAndBothFindTheSameRegistrations() {
+        var list = RegistrationList<ListEntry>()
+        let threshold = RegistrationList<ListEntry>.indexThreshold
+        let objects = (0..<(threshold * 3)).map { _ in Object() }
+        var entries: [ListEntry] = []
+        func expectLookups() {
+            for (object, entry) in zip(objects, entries) {
+                let listed = !entry.isUnlisted
+                #expect((list.lookup(object).live === entry) == listed)
+                #expect((list.entry(serial: entry.serial) === entry) == listed)
+            }
+            #expect(list.entry(serial: 0) == nil)
+            #expect(list.lookup(Object()).live == nil && list.lookup(Object()).stale == nil)
+        }
+        for object in objects.prefix(threshold) { entries.append(Self.add(object, to: &list)) }
+        #expect(!list.isIndexed)
+        expectLookups()
+        _ = list.unlist(entries[1])
+        expectLookups()
+        for object in objects.dropFirst(threshold) {
+            entries.append(Self.add(object, to: &list, at: entries.count % 3 == 0 ? 0 : nil))
+        }
+        #expect(list.isIndexed)
+        expectLookups()
+        for entry in entries.dropFirst(2) where entry.serial % 2 == 0 { _ = list.unlist(entry) }
+        expectLookups()
+        for entry in entries.dropFirst(3) { entry.alive = false }
+        _ = list.sweep { $0.alive }
+        #expect(!list.isIndexed && list.entries.count == 2)
+        expectLookups()
+        // Re-adding past the threshold indexes the listed ones again, the kept ones included.
+        for (offset, object) in objects.enumerated().dropFirst(3) {
+            entries[offset] = Self.add(object, to: &list)
+        }
+        #expect(list.isIndexed)
+        expectLookups()
+        _ = list.removeAll()
+        #expect(!list.isIndexed)
+        expectLookups()
+    }
 }
