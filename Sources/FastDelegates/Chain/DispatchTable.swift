@@ -35,6 +35,9 @@ final class DispatchTable {
     /// they add up to a share of its registrations).
     var deadFound = 0
 
+    /// The handlers not entered yet, counted per message (see PendingEntries.swift).
+    var pending = PendingMessages()
+
     /// - Parameter forcedCollisions: a test hook that hashes every message into one bucket.
     init(forcedCollisions: Bool = false) {
         guard let chain = cdt_chain_create() else { fatalError("FastDelegates: out of memory creating a chain") }
@@ -52,7 +55,8 @@ final class DispatchTable {
     @inlinable
     var isDispatching: Bool { chain.pointee.depth > 0 }
 
-    /// Gives `registration` a slot and enters its responses into the table.
+    /// Gives `registration` a slot and enters its responses into the table, except those not
+    /// known to answer: they stay pending (see PendingEntries.swift).
     func acquire(_ registration: ChainRegistration) {
         let object = Unmanaged.passRetained(registration)
         var handle = cdt_handle()
@@ -63,8 +67,14 @@ final class DispatchTable {
         registration.handle = handle
         syncTarget(of: registration)
         for (message, handler) in registration.responses {
-            insertEntry(registration, message: message, handler: handler)
+            if handler.status == .unverified {
+                addPending(registration, message: message)
+            } else {
+                insertEntry(registration, message: message, handler: handler)
+            }
         }
+        // A prepared send may remember a span of a message now pending: it must look again.
+        if !registration.pending.isEmpty { cdt_chain_touch(chain) }
     }
 
     /// Changes how `registration` holds its target (`target`).
@@ -81,7 +91,9 @@ final class DispatchTable {
 
     /// Removes `registration`'s entries and frees its slot.
     func release(_ registration: ChainRegistration) {
-        let messages = Array(registration.responses.keys)
+        for message in registration.pending { pending.remove(message) }
+        let messages = registration.responses.keys.filter { !registration.pending.contains($0) }
+        registration.pending = []
         guard let object = cdt_chain_release(chain, registration.handle, messages, messages.count) else { return }
         // Generation 0 is never live: the released handle can never name a slot again, even one
         // that a later acquisition gives the same generation after the counter wraps.
@@ -97,25 +109,44 @@ final class DispatchTable {
         registration.releaseTarget()
     }
 
-    /// Replaces `registration`'s responses with `responses`.
+    /// Replaces `registration`'s responses with `responses`. A message entered stays entered
+    /// (with its new handler), one pending stays pending; a new one is pending when its handler
+    /// is not known to answer.
     func replaceResponses(of registration: ChainRegistration, with responses: [UInt32: AnyHandler]) {
-        for (message, handler) in registration.responses where responses[message] !== handler {
-            if responses[message] == nil { removeEntry(registration, message: message) }
+        let old = registration.responses
+        for (message, handler) in old where responses[message] !== handler {
+            if responses[message] == nil {
+                if registration.takePending(message) {
+                    pending.remove(message)
+                } else {
+                    removeEntry(registration, message: message)
+                }
+            }
             if isDispatching { park(handler) }
         }
         registration.responses = responses
-        for (message, handler) in responses {
-            insertEntry(registration, message: message, handler: handler)
+        var addedPending = false
+        for (message, handler) in responses where old[message] !== handler {
+            if old[message] != nil {
+                if !registration.pending.contains(message) { insertEntry(registration, message: message, handler: handler) }
+            } else if handler.status == .unverified {
+                addPending(registration, message: message)
+                addedPending = true
+            } else {
+                insertEntry(registration, message: message, handler: handler)
+            }
         }
+        if addedPending { cdt_chain_touch(chain) }
     }
 
     /// Moves `registration` to its new sort key (`order`), re-placing its entries.
     func move(_ registration: ChainRegistration) {
-        for message in registration.responses.keys {
+        let entered = registration.responses.filter { !registration.pending.contains($0.key) }
+        for message in entered.keys {
             removeEntry(registration, message: message)
         }
         cdt_chain_set_order(chain, registration.handle, registration.order)
-        for (message, handler) in registration.responses {
+        for (message, handler) in entered {
             insertEntry(registration, message: message, handler: handler)
         }
     }
@@ -170,7 +201,7 @@ final class DispatchTable {
         cdt_chain_mark_pending(chain)
     }
 
-    private func insertEntry(_ registration: ChainRegistration, message: UInt32, handler: AnyHandler) {
+    func insertEntry(_ registration: ChainRegistration, message: UInt32, handler: AnyHandler) {
         let pointer = UnsafeRawPointer(Unmanaged.passUnretained(handler).toOpaque())
         guard cdt_chain_insert_entry(chain, registration.handle, message, pointer) == 0 else {
             fatalError("FastDelegates: out of memory registering a handler")

@@ -1,0 +1,125 @@
+import CDispatchTable
+
+// A `@DelegateProxy` proxy registers a handler for every requirement of its protocol, and a
+// listener usually implements a few: the others run the generated default, which declines. A
+// handler not known to answer (`HandlerStatus.unverified`) is not entered into the C table when
+// its registration is added: it stays *pending* (the registration's `pending`, counted per
+// message in `DispatchTable.pending`) until something first needs the responders of its message
+// (a send, a `responds(to:)`, a prepared message's refresh, an observed or forwarded walk), which
+// enters the message's pending handlers first (`DelegateChain.enterPending(of:)`). An entry is
+// placed by its slot's sort key, so entering late keeps registration order. A chain with pending
+// handlers sets `needsSlowPath`, so a plain send reaches its out-of-line path, and each addition
+// of one gives the table a new version, so a prepared send refreshes: the hot paths pay nothing.
+
+/// How many registrations of a chain hold a pending handler of each message (see the top of this
+/// file). Empty, with no allocation, while nothing is pending; a linear search over the messages
+/// pending, as few as the requirements a proxy's listeners have not been sent yet.
+struct PendingMessages {
+    private struct Count {
+        let message: UInt32
+        var registrations: UInt32
+    }
+    private var counts: [Count] = []
+
+    /// Whether no registration has a pending handler.
+    var isEmpty: Bool { counts.isEmpty }
+
+    /// How many registrations hold a pending handler of `message`.
+    func count(of message: UInt32) -> Int {
+        counts.first { $0.message == message }.map { Int($0.registrations) } ?? 0
+    }
+
+    /// Counts one more registration with a pending handler of `message`.
+    mutating func add(_ message: UInt32) {
+        if let index = counts.firstIndex(where: { $0.message == message }) {
+            counts[index].registrations += 1
+        } else {
+            counts.append(Count(message: message, registrations: 1))
+        }
+    }
+
+    /// Counts one registration less with a pending handler of `message`.
+    mutating func remove(_ message: UInt32) {
+        guard let index = counts.firstIndex(where: { $0.message == message }) else { return }
+        counts[index].registrations -= 1
+        if counts[index].registrations == 0 { counts.swapAt(index, counts.count - 1) ; counts.removeLast() }
+    }
+
+    /// Forgets every pending handler of `message`.
+    mutating func removeAll(_ message: UInt32) {
+        guard let index = counts.firstIndex(where: { $0.message == message }) else { return }
+        counts.swapAt(index, counts.count - 1)
+        counts.removeLast()
+    }
+}
+
+extension ChainRegistration {
+    /// Takes `message` out of the pending handlers; returns whether it was pending.
+    func takePending(_ message: UInt32) -> Bool {
+        guard let index = pending.firstIndex(of: message) else { return false }
+        pending.swapAt(index, pending.count - 1)
+        pending.removeLast()
+        return true
+    }
+}
+
+extension DispatchTable {
+    /// Enters the pending handlers of `message` (see the top of this file), those of live
+    /// targets, at their registrations' places. Also during a dispatch: the running walks do not
+    /// see them (as with any entry added then).
+    /// - Returns: whether `message` had pending handlers.
+    /// - Complexity: O(*s*) for *s* slots, plus the insertions, when `message` has pending handlers.
+    func enterPending(of message: UInt32) -> Bool {
+        var left = pending.count(of: message)
+        guard left > 0 else { return false }
+        pending.removeAll(message)
+        let slots = chain.pointee.slots
+        var index: UInt32 = 0
+        while left > 0, index < chain.pointee.slot_count {
+            defer { index += 1 }
+            guard let slots, slots[Int(index)].generation != 0, let object = slots[Int(index)].object else { continue }
+            let registration = Unmanaged<ChainRegistration>.fromOpaque(object).takeUnretainedValue()
+            guard registration.takePending(message) else { continue }
+            left -= 1
+            // A removed registration has no slot; one whose target died is never called.
+            guard !registration.isDead, registration.isAlive, let handler = registration.responses[message] else {
+                continue
+            }
+            insertEntry(registration, message: message, handler: handler)
+        }
+        return true
+    }
+
+    /// Records `message`'s handler (not entered) as pending for `registration`.
+    func addPending(_ registration: ChainRegistration, message: UInt32) {
+        registration.pending.append(message)
+        pending.add(message)
+    }
+
+    /// Whether some registration holds a pending handler.
+    var hasPending: Bool { !pending.isEmpty }
+
+    /// The pending handlers of the chain, per message, for tests.
+    func pendingCount(of message: UInt32) -> Int { pending.count(of: message) }
+}
+
+extension DelegateChain {
+    /// Enters the pending handlers of `message`, if any (see PendingEntries.swift): what every
+    /// path that reads the responders of a message does first while `needsSlowPath` is set.
+    @usableFromInline @inline(never)
+    func enterPending(of message: UInt32) {
+        guard table.enterPending(of: message) else { return }
+        updateSlowPath()
+    }
+
+    /// Whether something observes the chain or it forwards a message: the reasons for the slow
+    /// path besides pending handlers.
+    @inlinable
+    var isObservedOrForwarding: Bool { observers != nil || hasForwarders }
+
+    /// Sets `needsSlowPath` from its reasons, after pending handlers came or went.
+    func updateSlowPath() {
+        let wanted = isObservedOrForwarding || table.hasPending
+        if needsSlowPath != wanted { needsSlowPath = wanted }
+    }
+}
