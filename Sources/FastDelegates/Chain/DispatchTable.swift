@@ -36,7 +36,7 @@ final class DispatchTable {
     var deadFound = 0
 
     /// The handlers not entered yet, counted per message (see PendingEntries.swift).
-    var pending = PendingMessages()
+    @exclusivity(unchecked) var pending = PendingMessages()
 
     /// - Parameter forcedCollisions: a test hook that hashes every message into one bucket.
     init(forcedCollisions: Bool = false) {
@@ -68,6 +68,7 @@ final class DispatchTable {
         syncTarget(of: registration)
         for (message, handler) in registration.responses {
             if handler.status == .unverified {
+                if registration.pending.isEmpty { reservePending(registration) }
                 addPending(registration, message: message)
             } else {
                 insertEntry(registration, message: message, handler: handler)

@@ -29,6 +29,11 @@ struct PendingMessages {
         counts.first { $0.message == message }.map { Int($0.registrations) } ?? 0
     }
 
+    /// Makes room for `messages` messages when none is pending (the first registration's).
+    mutating func reserve(_ messages: Int) {
+        if counts.isEmpty { counts.reserveCapacity(messages) }
+    }
+
     /// Counts one more registration with a pending handler of `message`.
     mutating func add(_ message: UInt32) {
         if let index = counts.firstIndex(where: { $0.message == message }) {
@@ -42,7 +47,10 @@ struct PendingMessages {
     mutating func remove(_ message: UInt32) {
         guard let index = counts.firstIndex(where: { $0.message == message }) else { return }
         counts[index].registrations -= 1
-        if counts[index].registrations == 0 { counts.swapAt(index, counts.count - 1) ; counts.removeLast() }
+        if counts[index].registrations == 0 {
+            counts.swapAt(index, counts.count - 1)
+            counts.removeLast()
+         }
     }
 
     /// Forgets every pending handler of `message`.
@@ -88,6 +96,13 @@ extension DispatchTable {
             insertEntry(registration, message: message, handler: handler)
         }
         return true
+    }
+
+    /// Makes room for every handler of `registration` to be pending, with one allocation each
+    /// for its record and the chain's.
+    func reservePending(_ registration: ChainRegistration) {
+        registration.pending.reserveCapacity(registration.responses.count)
+        pending.reserve(registration.responses.count)
     }
 
     /// Records `message`'s handler (not entered) as pending for `registration`.

@@ -35,7 +35,7 @@ final class ChainRegistration: Registration, ListedRegistration {
     var handle = cdt_handle(slot: 0, generation: 0)
 
     /// The messages of its handlers not entered into the C table yet (see PendingEntries.swift).
-    var pending: [UInt32] = []
+    @exclusivity(unchecked) var pending: [UInt32] = []
 
     init(target: AnyObject, serial: UInt64, retention: Retention, responses: [UInt32: AnyHandler]) {
         super.init(target: target, serial: serial, responses: responses)
