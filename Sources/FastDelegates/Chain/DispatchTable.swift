@@ -129,7 +129,9 @@ final class DispatchTable {
         var addedPending = false
         for (message, handler) in responses where old[message] !== handler {
             if old[message] != nil {
-                if !registration.pending.contains(message) { insertEntry(registration, message: message, handler: handler) }
+                if !registration.pending.contains(message) {
+                    insertEntry(registration, message: message, handler: handler)
+                }
             } else if handler.status == .unverified {
                 addPending(registration, message: message)
                 addedPending = true

@@ -50,7 +50,7 @@ struct PendingMessages {
         if counts[index].registrations == 0 {
             counts.swapAt(index, counts.count - 1)
             counts.removeLast()
-         }
+        }
     }
 
     /// Forgets every pending handler of `message`.

@@ -93,9 +93,11 @@ struct PendingEntryTests {
             chain.add(c, responses: c.responses)
             // Entered at once (verified), yet placed between the two pending listeners.
             let b = Listener("b", implements: everything, log: log)
-            chain.insert(b, at: 1, responses: Responses<Listener>().on(Self.ticks[0]) { me, _ in
-                me.log.calls.append((me.name, PendingEntryTests.ticks[0].id))
-            })
+            chain.insert(
+                b, at: 1,
+                responses: Responses<Listener>().on(Self.ticks[0]) { me, _ in
+                    me.log.calls.append((me.name, PendingEntryTests.ticks[0].id))
+                })
             return (chain, [a, b, c])
         }
         let paths: [(String, (DelegateChain) -> Void)] = [
@@ -180,14 +182,16 @@ struct PendingEntryTests {
         var added = false
         // `first`'s tick0 adds `late` (pending) and sends tick1, whose handlers are all pending:
         // they are entered inside the dispatch of tick0.
-        chain.add(first, responses: first.responses.on(requirement: Self.ticks[0]) { me, input in
-            me.log.calls.append((me.name, PendingEntryTests.ticks[0].id))
-            if !added {
-                added = true
-                chain.add(late, responses: late.responses)
-                chain.send(tick1, input)
-            }
-        })
+        chain.add(
+            first,
+            responses: first.responses.on(requirement: Self.ticks[0]) { me, input in
+                me.log.calls.append((me.name, PendingEntryTests.ticks[0].id))
+                if !added {
+                    added = true
+                    chain.add(late, responses: late.responses)
+                    chain.send(tick1, input)
+                }
+            })
         chain.send(tick0, 1)
         #expect(log.names(of: Self.ticks[0].id) == ["first"])
         #expect(log.names(of: Self.ticks[1].id) == ["first", "late"])
@@ -207,9 +211,9 @@ struct PendingEntryTests {
         let b = Listener("b", implements: everything, log: log)
         chain.add(a, responses: a.responses)
         chain.add(b, responses: b.responses)
-        chain.send(requirement: Self.ticks[0], 1)  // entered for both
-        chain.insert(b, at: 0, responses: b.responses)  // new handlers, moved first
-        chain.add(a, responses: a.responses)  // again: its responses replaced
+        chain.send(requirement: Self.ticks[0], 1) // entered for both
+        chain.insert(b, at: 0, responses: b.responses) // new handlers, moved first
+        chain.add(a, responses: a.responses) // again: its responses replaced
         #expect(chain.pendingCountForTesting(of: Self.ticks[1]) == 2)
         log.calls = []
         chain.send(requirement: Self.ticks[0], 1)
