@@ -78,6 +78,25 @@ final class DispatchTable {
         if !registration.pending.isEmpty { cdt_chain_touch(chain) }
     }
 
+    /// Enters the pending handlers of `message` (see PendingEntries.swift), those of live
+    /// targets, at their registrations' places. Also during a dispatch: the running walks do not
+    /// see them (as with any entry added then).
+    /// - Returns: whether `message` had pending handlers.
+    /// - Complexity: O(*s*) for *s* slots, plus the insertions, when `message` has pending handlers.
+    func enterPending(of message: UInt32) -> Bool {
+        guard pending.count(of: message) > 0 else { return false }
+        pending.removeAll(message)
+        forEachSlotObject { _, object in
+            let registration = object.takeUnretainedValue()
+            // One whose target died is never called: its handler is not entered.
+            guard registration.takePending(message), !registration.isDead, registration.isAlive,
+                let handler = registration.responses[message]
+            else { return }
+            insertEntry(registration, message: message, handler: handler)
+        }
+        return true
+    }
+
     /// Changes how `registration` holds its target (`target`).
     func setRetention(of registration: ChainRegistration, to retention: Retention, target: AnyObject) {
         if isDispatching, registration.hold != .weak, let held = registration.target { park(held) }

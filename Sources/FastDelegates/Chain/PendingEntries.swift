@@ -1,5 +1,3 @@
-import CDispatchTable
-
 // A `@DelegateProxy` proxy registers a handler for every requirement of its protocol, and a
 // listener usually implements a few: the others run the generated default, which declines. A
 // handler not known to answer (`HandlerStatus.unverified`) is not entered into the C table when
@@ -72,32 +70,6 @@ extension ChainRegistration {
 }
 
 extension DispatchTable {
-    /// Enters the pending handlers of `message` (see the top of this file), those of live
-    /// targets, at their registrations' places. Also during a dispatch: the running walks do not
-    /// see them (as with any entry added then).
-    /// - Returns: whether `message` had pending handlers.
-    /// - Complexity: O(*s*) for *s* slots, plus the insertions, when `message` has pending handlers.
-    func enterPending(of message: UInt32) -> Bool {
-        var left = pending.count(of: message)
-        guard left > 0 else { return false }
-        pending.removeAll(message)
-        let slots = chain.pointee.slots
-        var index: UInt32 = 0
-        while left > 0, index < chain.pointee.slot_count {
-            defer { index += 1 }
-            guard let slots, slots[Int(index)].generation != 0, let object = slots[Int(index)].object else { continue }
-            let registration = Unmanaged<ChainRegistration>.fromOpaque(object).takeUnretainedValue()
-            guard registration.takePending(message) else { continue }
-            left -= 1
-            // A removed registration has no slot; one whose target died is never called.
-            guard !registration.isDead, registration.isAlive, let handler = registration.responses[message] else {
-                continue
-            }
-            insertEntry(registration, message: message, handler: handler)
-        }
-        return true
-    }
-
     /// Makes room for every handler of `registration` to be pending, with one allocation each
     /// for its record and the chain's.
     func reservePending(_ registration: ChainRegistration) {
