@@ -111,9 +111,14 @@ final class DispatchTable {
 
     /// Removes `registration`'s entries and frees its slot.
     func release(_ registration: ChainRegistration) {
-        for message in registration.pending { pending.remove(message) }
-        let messages = registration.responses.keys.filter { !registration.pending.contains($0) }
-        registration.pending = []
+        let messages: [UInt32]
+        if registration.pending.isEmpty {
+            messages = Array(registration.responses.keys)
+        } else {
+            for message in registration.pending { pending.remove(message) }
+            messages = registration.responses.keys.filter { !registration.pending.contains($0) }
+            registration.pending = []
+        }
         guard let object = cdt_chain_release(chain, registration.handle, messages, messages.count) else { return }
         // Generation 0 is never live: the released handle can never name a slot again, even one
         // that a later acquisition gives the same generation after the counter wraps.
