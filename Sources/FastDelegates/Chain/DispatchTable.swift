@@ -68,14 +68,13 @@ final class DispatchTable {
         syncTarget(of: registration)
         for (message, handler) in registration.responses {
             if handler.status == .unverified {
-                if registration.pending.isEmpty { reservePending(registration) }
                 addPending(registration, message: message)
             } else {
                 insertEntry(registration, message: message, handler: handler)
             }
         }
         // A prepared send may remember a span of a message now pending: it must look again.
-        if !registration.pending.isEmpty { cdt_chain_touch(chain) }
+        if registration.pending != nil { cdt_chain_touch(chain) }
     }
 
     /// Enters the pending handlers of `message` (see PendingEntries.swift), those of live
@@ -112,12 +111,12 @@ final class DispatchTable {
     /// Removes `registration`'s entries and frees its slot.
     func release(_ registration: ChainRegistration) {
         let messages: [UInt32]
-        if registration.pending.isEmpty {
-            messages = Array(registration.responses.keys)
+        if let notEntered = registration.pending {
+            for message in notEntered { pending.remove(message) }
+            messages = registration.responses.keys.filter { !notEntered.contains($0) }
+            registration.pending = nil
         } else {
-            for message in registration.pending { pending.remove(message) }
-            messages = registration.responses.keys.filter { !registration.pending.contains($0) }
-            registration.pending = []
+            messages = Array(registration.responses.keys)
         }
         guard let object = cdt_chain_release(chain, registration.handle, messages, messages.count) else { return }
         // Generation 0 is never live: the released handle can never name a slot again, even one
@@ -153,7 +152,7 @@ final class DispatchTable {
         var addedPending = false
         for (message, handler) in responses where old[message] !== handler {
             if old[message] != nil {
-                if !registration.pending.contains(message) {
+                if registration.pending?.contains(message) != true {
                     insertEntry(registration, message: message, handler: handler)
                 }
             } else if handler.status == .unverified {
@@ -168,7 +167,9 @@ final class DispatchTable {
 
     /// Moves `registration` to its new sort key (`order`), re-placing its entries.
     func move(_ registration: ChainRegistration) {
-        let entered = registration.responses.filter { !registration.pending.contains($0.key) }
+        let notEntered = registration.pending ?? []
+        let entered =
+            notEntered.isEmpty ? registration.responses : registration.responses.filter { !notEntered.contains($0.key) }
         for message in entered.keys {
             removeEntry(registration, message: message)
         }

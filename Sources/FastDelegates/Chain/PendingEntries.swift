@@ -62,24 +62,29 @@ struct PendingMessages {
 extension ChainRegistration {
     /// Takes `message` out of the pending handlers; returns whether it was pending.
     func takePending(_ message: UInt32) -> Bool {
-        guard let index = pending.firstIndex(of: message) else { return false }
-        pending.swapAt(index, pending.count - 1)
-        pending.removeLast()
+        guard let index = pending?.firstIndex(of: message) else { return false }
+        if pending!.count == 1 {
+            pending = nil
+        } else {
+            pending!.swapAt(index, pending!.count - 1)
+            pending!.removeLast()
+        }
         return true
     }
 }
 
 extension DispatchTable {
-    /// Makes room for every handler of `registration` to be pending, with one allocation each
-    /// for its record and the chain's.
-    func reservePending(_ registration: ChainRegistration) {
-        registration.pending.reserveCapacity(registration.responses.count)
-        pending.reserve(registration.responses.count)
-    }
-
-    /// Records `message`'s handler (not entered) as pending for `registration`.
+    /// Records `message`'s handler (not entered) as pending for `registration`. The first one
+    /// makes room for every handler of `registration`, with one allocation each for its record
+    /// and the chain's.
     func addPending(_ registration: ChainRegistration, message: UInt32) {
-        registration.pending.append(message)
+        if registration.pending == nil {
+            var messages: [UInt32] = []
+            messages.reserveCapacity(registration.responses.count)
+            registration.pending = messages
+            pending.reserve(registration.responses.count)
+        }
+        registration.pending!.append(message)
         pending.add(message)
     }
 
