@@ -67,6 +67,7 @@ extension DelegateChain {
     /// - Complexity: O(1) expected, plus a skip past each dead target.
     @inlinable
     public func responds<Input, Output>(to message: Message<Input, Output>) -> Bool {
+        if needsSlowPath { enterPending(of: message.id) }
         let forwards = hasForwarders
         return dispatch(
             among: table.responders(of: message),
@@ -74,13 +75,16 @@ extension DelegateChain {
         )
     }
 
-    /// A send on a chain that something observes or that forwards to a dispatcher: out of line,
-    /// so that every other send pays one flag check for both.
+    /// A send on a chain that something observes, that forwards to a dispatcher or that has
+    /// handlers not entered yet: out of line, so that every other send pays one flag check for
+    /// all three.
     @inlinable @inline(never)
     func forEachAnswerObservedOrForwarding<Input, Output>(
         to message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool
     ) -> Bool {
-        observedWalk(message, input, body)
+        enterPending(of: message.id)
+        if isObservedOrForwarding { return observedWalk(message, input, body) }
+        return forEachAnswer(among: table.responders(of: message), input, body)
     }
 
     /// The walk of `forEachAnswer`, where a forwarded message walks its target dispatcher's

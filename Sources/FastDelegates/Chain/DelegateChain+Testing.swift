@@ -30,6 +30,12 @@ extension DelegateChain {
         return (Int(stats.live_slots), Int(stats.slot_capacity), Int(stats.messages), Int(stats.entries))
     }
 
+    /// Registrations whose handler of `message` is not entered into the C table yet, for tests
+    /// (see PendingEntries.swift).
+    func pendingCountForTesting<Input, Output>(of message: Message<Input, Output>) -> Int {
+        table.pendingCount(of: message.id)
+    }
+
     /// How `target` is held, or nil if it is not in the chain, for tests.
     func holdForTesting(of target: AnyObject) -> ChainRegistration.Hold? {
         liveRegistration(of: target)?.hold

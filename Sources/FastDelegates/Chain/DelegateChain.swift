@@ -100,8 +100,9 @@ public final class DelegateChain: MessageDispatching, DelegateRegistering, Invoc
     @usableFromInline
     @exclusivity(unchecked) var hasForwarders = false
 
-    /// Whether something observes the chain or it forwards a message: a send takes the slow path
-    /// then, so that any other send pays this one check for both.
+    /// Whether something observes the chain, it forwards a message or it has handlers not
+    /// entered yet (PendingEntries.swift): a send takes the slow path then, so that any other
+    /// send pays this one check for all three.
     @usableFromInline
     @exclusivity(unchecked) var needsSlowPath = false {
         // The prepared sends use a remembered span without checking this flag while the
@@ -254,6 +255,7 @@ public final class DelegateChain: MessageDispatching, DelegateRegistering, Invoc
             list.insert(registration, atLiveIndex: index, isAlive: { $0.isAlive }, renumbered: { table.renumber($0) })
             table.acquire(registration)
         }
+        if table.hasPending { updateSlowPath() }
         return DelegateToken(chain: self, serial: registration.serial)
     }
 
@@ -284,6 +286,7 @@ public final class DelegateChain: MessageDispatching, DelegateRegistering, Invoc
 
     private func afterMutation() {
         if !table.isDispatching { table.compactIfNeeded() }
+        if needsSlowPath { updateSlowPath() }
     }
 
     /// Hands back what the outermost dispatch left: the C table's retired arrays, parked objects

@@ -32,6 +32,8 @@ struct DispatchTableState {
     var graveyard: [AnyObject] = []
     /// ``DispatchTable/deadFound``.
     var deadFound = 0
+    /// ``DispatchTable/pending``.
+    var pending = PendingMessages()
 }
 
 /// The C slot array and message table of one chain, and the hot path that reads them: one heap
@@ -69,6 +71,12 @@ final class DispatchTable: ManagedBuffer<DispatchTableState, cdt_chain> {
         set { header.deadFound = newValue }
     }
 
+    /// The handlers not entered yet, counted per message (see PendingEntries.swift).
+    var pending: PendingMessages {
+        get { header.pending }
+        _modify { yield &header.pending }
+    }
+
     deinit {
         precondition(chain.pointee.depth == 0, "FastDelegates: a chain was freed during one of its own dispatches")
         forEachSlotObject { _, object in object.release() }
@@ -79,7 +87,8 @@ final class DispatchTable: ManagedBuffer<DispatchTableState, cdt_chain> {
     @inlinable
     var isDispatching: Bool { chain.pointee.depth > 0 }
 
-    /// Gives `registration` a slot and enters its responses into the table.
+    /// Gives `registration` a slot and enters its responses into the table, except those not
+    /// known to answer: they stay pending (see PendingEntries.swift).
     func acquire(_ registration: ChainRegistration) {
         let object = Unmanaged.passRetained(registration)
         var handle = cdt_handle()
@@ -90,8 +99,33 @@ final class DispatchTable: ManagedBuffer<DispatchTableState, cdt_chain> {
         registration.handle = handle
         syncTarget(of: registration)
         for (message, handler) in registration.responses {
+            if handler.status == .unverified {
+                addPending(registration, message: message)
+            } else {
+                insertEntry(registration, message: message, handler: handler)
+            }
+        }
+        // A prepared send may remember a span of a message now pending: it must look again.
+        if registration.pending != nil { cdt_chain_touch(chain) }
+    }
+
+    /// Enters the pending handlers of `message` (see PendingEntries.swift), those of live
+    /// targets, at their registrations' places. Also during a dispatch: the running walks do not
+    /// see them (as with any entry added then).
+    /// - Returns: whether `message` had pending handlers.
+    /// - Complexity: O(*s*) for *s* slots, plus the insertions, when `message` has pending handlers.
+    func enterPending(of message: UInt32) -> Bool {
+        guard pending.count(of: message) > 0 else { return false }
+        pending.removeAll(message)
+        forEachSlotObject { _, object in
+            let registration = object.takeUnretainedValue()
+            // One whose target died is never called: its handler is not entered.
+            guard registration.takePending(message), !registration.isDead, registration.isAlive,
+                let handler = registration.responses[message]
+            else { return }
             insertEntry(registration, message: message, handler: handler)
         }
+        return true
     }
 
     /// Changes how `registration` holds its target (`target`).
@@ -108,7 +142,14 @@ final class DispatchTable: ManagedBuffer<DispatchTableState, cdt_chain> {
 
     /// Removes `registration`'s entries and frees its slot.
     func release(_ registration: ChainRegistration) {
-        let messages = Array(registration.responses.keys)
+        let messages: [UInt32]
+        if let notEntered = registration.pending {
+            for message in notEntered { pending.remove(message) }
+            messages = registration.responses.keys.filter { !notEntered.contains($0) }
+            registration.pending = nil
+        } else {
+            messages = Array(registration.responses.keys)
+        }
         guard let object = cdt_chain_release(chain, registration.handle, messages, messages.count) else { return }
         // Generation 0 is never live: the released handle can never name a slot again, even one
         // that a later acquisition gives the same generation after the counter wraps.
@@ -124,25 +165,48 @@ final class DispatchTable: ManagedBuffer<DispatchTableState, cdt_chain> {
         registration.releaseTarget()
     }
 
-    /// Replaces `registration`'s responses with `responses`.
+    /// Replaces `registration`'s responses with `responses`. A message entered stays entered
+    /// (with its new handler), one pending stays pending; a new one is pending when its handler
+    /// is not known to answer.
     func replaceResponses(of registration: ChainRegistration, with responses: [UInt32: AnyHandler]) {
-        for (message, handler) in registration.responses where responses[message] !== handler {
-            if responses[message] == nil { removeEntry(registration, message: message) }
+        let old = registration.responses
+        for (message, handler) in old where responses[message] !== handler {
+            if responses[message] == nil {
+                if registration.takePending(message) {
+                    pending.remove(message)
+                } else {
+                    removeEntry(registration, message: message)
+                }
+            }
             if isDispatching { park(handler) }
         }
         registration.responses = responses
-        for (message, handler) in responses {
-            insertEntry(registration, message: message, handler: handler)
+        var addedPending = false
+        for (message, handler) in responses where old[message] !== handler {
+            if old[message] != nil {
+                if registration.pending?.contains(message) != true {
+                    insertEntry(registration, message: message, handler: handler)
+                }
+            } else if handler.status == .unverified {
+                addPending(registration, message: message)
+                addedPending = true
+            } else {
+                insertEntry(registration, message: message, handler: handler)
+            }
         }
+        if addedPending { cdt_chain_touch(chain) }
     }
 
     /// Moves `registration` to its new sort key (`order`), re-placing its entries.
     func move(_ registration: ChainRegistration) {
-        for message in registration.responses.keys {
+        let notEntered = registration.pending ?? []
+        let entered =
+            notEntered.isEmpty ? registration.responses : registration.responses.filter { !notEntered.contains($0.key) }
+        for message in entered.keys {
             removeEntry(registration, message: message)
         }
         cdt_chain_set_order(chain, registration.handle, registration.order)
-        for (message, handler) in registration.responses {
+        for (message, handler) in entered {
             insertEntry(registration, message: message, handler: handler)
         }
     }
@@ -197,7 +261,7 @@ final class DispatchTable: ManagedBuffer<DispatchTableState, cdt_chain> {
         cdt_chain_mark_pending(chain)
     }
 
-    private func insertEntry(_ registration: ChainRegistration, message: UInt32, handler: AnyHandler) {
+    func insertEntry(_ registration: ChainRegistration, message: UInt32, handler: AnyHandler) {
         let pointer = UnsafeRawPointer(Unmanaged.passUnretained(handler).toOpaque())
         guard cdt_chain_insert_entry(chain, registration.handle, message, pointer) == 0 else {
             fatalError("FastDelegates: out of memory registering a handler")

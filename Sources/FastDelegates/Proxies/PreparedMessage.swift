@@ -98,7 +98,11 @@ extension DelegateChain {
         to message: PreparedMessage<Input, Output>, _ input: Input, _ body: (Output) -> Bool
     ) -> Bool {
         if message.isRequirement { return forEachAnswerRefreshingRequirement(to: message, input, body) }
-        if needsSlowPath { return forEachAnswerObservedOrForwarding(to: message.message, input, body) }
+        if needsSlowPath {
+            // Pending handlers alone leave the fast path to the span remembered once entered.
+            enterPending(of: message.message.id)
+            if isObservedOrForwarding { return forEachAnswerObservedOrForwarding(to: message.message, input, body) }
+        }
         return forEachAnswer(among: table.responders(of: message), input, body)
     }
 

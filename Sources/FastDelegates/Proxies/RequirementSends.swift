@@ -97,7 +97,10 @@ extension DelegateChain: RequirementDispatching {
     func forEachAnswerRefreshingRequirement<Input, Output>(
         to message: PreparedMessage<Input, Output>, _ input: Input, _ body: (Output) -> Bool
     ) -> Bool {
-        if needsSlowPath { return forEachAnswer(toRequirement: message.message, input, body) }
+        if needsSlowPath {
+            enterPending(of: message.message.id)
+            if isObservedOrForwarding { return forEachAnswer(toRequirement: message.message, input, body) }
+        }
         // Listeners already known to decline leave first: a send that stops early (a query)
         // would never reach those behind its answer, and they would keep the span unremembered.
         dropDecliners(of: message.message.id)
@@ -122,12 +125,16 @@ extension DelegateChain: RequirementDispatching {
         return checkingWalk(message, input, body)
     }
 
-    /// ``forEachAnswer(toRequirement:_:_:)`` on a chain that something observes or that
-    /// forwards: out of line, as a plain send's.
+    /// ``forEachAnswer(toRequirement:_:_:)`` on a chain that something observes, that forwards
+    /// or that has handlers not entered yet: out of line, as a plain send's.
     @usableFromInline @inline(never)
     func forEachAnswerObserved<Input, Output>(
         toRequirement message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool
-    ) -> Bool { observedWalk(message, input, asking: true, body) }
+    ) -> Bool {
+        enterPending(of: message.id)
+        if isObservedOrForwarding { return observedWalk(message, input, asking: true, body) }
+        return checkingWalk(message, input, body)
+    }
 
     @inlinable
     func checkingWalk<Input, Output>(

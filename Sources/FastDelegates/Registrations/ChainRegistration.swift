@@ -34,6 +34,10 @@ final class ChainRegistration: Registration, ListedRegistration {
     /// Its C slot (generation 0 once released).
     var handle = cdt_handle(slot: 0, generation: 0)
 
+    /// The messages of its handlers not entered into the C table yet (see PendingEntries.swift);
+    /// nil when there are none, which costs a registration of a plain chain nothing.
+    @exclusivity(unchecked) var pending: [UInt32]?
+
     init(target: AnyObject, serial: UInt64, retention: Retention, responses: [UInt32: AnyHandler]) {
         super.init(target: target, serial: serial, responses: responses)
         setRetention(retention, of: target)
