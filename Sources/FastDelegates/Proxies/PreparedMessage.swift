@@ -180,12 +180,12 @@ extension DispatchTable.Responders {
 ///
 /// Not `Sendable`: keep it in one isolation domain, as a ``DelegateChain``.
 public struct PreparedRequirement<Input, Output> {
-    /// The table's version when ``responders`` were found: the chain's `version` then (0, no
+    /// The table's version when `responders` were found: the chain's `version` then (0, no
     /// table's, before the first send).
     @usableFromInline
     var version: UInt64 = 0
 
-    /// The responders of `message` found last, valid while the table's version is ``version``.
+    /// The responders of `message` found last, valid while the table's version is `version`.
     @usableFromInline
     var responders = DispatchTable.Responders(start: nil, end: nil)
 
