@@ -42,22 +42,14 @@ extension ProxyGenerator {
         return "Self.\(ProxiedProtocol.responsesName(of: first))\(merged.joined()).merging("
     }
 
-    /// The proxy's members for ``forwardingProtocol``.
+    /// The proxy's members for ``forwardingProtocol``: its chain (its listeners' handlers are
+    /// shared for the process, so it keeps no `forwardingResponders` of its own).
     var forwardingMembers: String {
-        let responderCache = responderCacheType
-        let chain =
-            chainName == "forwardingChain"
-            ? ""
-            : """
+        guard chainName != "forwardingChain" else { return "" }
+        return """
 
                 /// ``chain``, for the forwarding of inherited requirements (`\(forwardingProtocol.split(separator: ".").last ?? "")`).
                 \(access)var forwardingChain: \(chainType) { chain }
-
-            """
-        return """
-            \(chain)
-                /// The handlers shared among listeners of one class, for the `add` of inherited protocols.
-                \(access)var forwardingResponders: \(responderCache) { _responders }
             """
     }
 
@@ -103,7 +95,7 @@ extension ProxyGenerator {
                 @discardableResult
                 \(raw: isolation)\(raw: access)func add(_ listener: any \(type.trimmed), retention: FastDelegates.Retention = .weak) -> \(raw: tokenType) {
                     if listener === self { return \(raw: tokenType)() }
-                    let responder = self.forwardingResponders.shared(listener.\(raw: proto.responderName))
+                    let responder = \(raw: sharedResponder(proto.responderName))
                     return self.forwardingChain.add(responder\(raw: nestingArgument), retention: retention)
                 }
 

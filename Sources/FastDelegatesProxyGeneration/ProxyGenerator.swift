@@ -55,8 +55,13 @@ struct ProxyGenerator {
             ? "\(isolationRoot).ProxyResponses<\(target)>"
             : isSendable ? "FastDelegates.SendableResponses<\(target)>" : "FastDelegates.Responses<\(target)>"
     }
-    /// Whether the proxy sends its own requirements through `FastDelegates.PreparedMessage(requirement:)`s.
+    /// Whether the proxy sends its own synchronous requirements through
+    /// `FastDelegates.PreparedRequirement`s, stored in itself.
     var isPrepared: Bool { proto.isolation == .mainActor || proto.isolation == .nonisolated }
+    /// Whether the proxy sends `requirement` through its `FastDelegates.PreparedRequirement`: a
+    /// synchronous one (an `async` send would hold the proxy's property `inout` across its
+    /// awaits; it sends the message itself).
+    func isPrepared(_ requirement: Requirement) -> Bool { isPrepared && !requirement.isAsync }
     /// The messages namespace's conformance, which names the proxy's types for inheriting protocols.
     var messagesKind: String {
         switch proto.isolation {
@@ -144,16 +149,18 @@ struct ProxyGenerator {
                 : isInherited ? "isolated as the protocols it refines are" : "confined to its owner's thread or actor"
         let methods = proto.requirements.map(forwardingMethod)
         // Each message read once per proxy: a send then loads its id instead of checking the
-        // lazily initialized global on every call. Over a DelegateChain, prepared: the send
-        // skips the hash lookup while the message's place in the table stays the same.
+        // lazily initialized global on every call. Over a DelegateChain, prepared, inline in the
+        // proxy (no object per requirement): the send skips the hash lookup while the message's
+        // place in the table stays the same.
         let messageCopies = proto.requirements.map { requirement in
             let message = "\(proto.messagesName).\(requirement.memberName)"
-            let value = isPrepared ? "FastDelegates.PreparedMessage(requirement: \(message))" : message
-            return "\n    private let \(messageCopyName(requirement)) = \(value)"
+            guard isPrepared(requirement) else {
+                return "\n    private let \(messageCopyName(requirement)) = \(message)"
+            }
+            return
+                "\n    @exclusivity(unchecked) private var \(messageCopyName(requirement)) = FastDelegates.PreparedRequirement(\(message))"
         }
         let superclass = proxySuperclass.map { "\($0), " } ?? ""
-        // Listeners of one class share one set of handlers, whoever's responder built them.
-        let responderCache = responderCacheType
 
         return """
             /// A ``\(raw: proto.name)`` that forwards each requirement to the listeners added to it,
@@ -170,8 +177,7 @@ struct ProxyGenerator {
                 /// The chain the requirements are sent through: for everything beyond `add` and `remove`
                 /// (`insert`, `removeAll`, `count`, `invocations(of:)`).
                 \(raw: access)let \(raw: chainName): \(raw: chainType)
-
-                private let _responders = \(raw: responderCache)()\(raw: messageCopies.joined())
+            \(raw: messageCopies.joined())
 
                 /// A proxy with no listeners, whose void requirements reach every listener (`.nonBreaking`)
                 /// or only the first that responds (`.breaking`).
@@ -187,7 +193,7 @@ struct ProxyGenerator {
                 @discardableResult
                 \(raw: access)func add\(raw: listenerConstraint.isEmpty ? "(_ listener: any \(proto.name)" : "<Listener: \(proto.name)\(listenerConstraint)>(_ listener: Listener"), retention: FastDelegates.Retention = .weak) -> \(raw: tokenType) {
                     if listener === self { return \(raw: tokenType)() }
-                    return \(raw: chainName).add(_responders.shared(listener.\(raw: listenerResponderName))\(raw: nestingArgument), retention: retention)
+                    return \(raw: chainName).add(\(raw: sharedResponder(listenerResponderName))\(raw: nestingArgument), retention: retention)
                 }
 
                 /// Removes `listener`; it receives nothing more, even from a send already running.
@@ -205,13 +211,20 @@ struct ProxyGenerator {
     private func forwardingMethod(_ requirement: Requirement) -> String {
         forwardingMethod(
             requirement, message: "self." + messageCopyName(requirement), chain: "self." + chainName,
-            prepared: isPrepared)
+            prepared: isPrepared(requirement))
+    }
+
+    /// `listener`'s responder with the handlers that every listener of its class shares, in
+    /// every proxy of the protocol (`ResponderCache.responder(of:answering:_:)`): `responder`,
+    /// the conformer's, is read only for the first listener of a class.
+    func sharedResponder(_ responder: String) -> String {
+        "\(responderCacheType).responder(of: listener, answering: \(proto.qualifiedMessagesName).self) { listener.\(responder) }"
     }
 
     /// A method that forwards `requirement` as `message` through `chain`: the proxy's own
-    /// requirements (`prepared`: `message` is the proxy's prepared message (`PreparedMessage(requirement:)`) over a
-    /// `DelegateChain`), and (in the protocol's forwarding extension) those a refining proxy
-    /// inherits, sent as the `Message` itself.
+    /// requirements (`prepared`: `message` is the proxy's `PreparedRequirement` over a
+    /// `DelegateChain`, passed `inout`), and (in the protocol's forwarding extension) those a
+    /// refining proxy inherits, sent as the `Message` itself.
     func forwardingMethod(
         _ requirement: Requirement, message: String, chain: String, prepared: Bool, prefix: String = ""
     ) -> String {
@@ -246,7 +259,7 @@ struct ProxyGenerator {
             case 1: values[0]
             default: "(" + values.joined(separator: ", ") + ")"
             }
-        let sent = prepared ? "\(message), \(input)" : "requirement: \(message), \(input)"
+        let sent = prepared ? "&\(message), \(input)" : "requirement: \(message), \(input)"
         if let completion = requirement.completion {
             let statements = completion.completionStatements(defaultValue: defaultValue(of: requirement))
             return ["if !\(chain).sendToFirst(\(sent)) {"] + statements.map { "    " + $0 } + ["}"]

@@ -61,11 +61,10 @@ struct ExpansionTests {
                     /// (`insert`, `removeAll`, `count`, `invocations(of:)`).
                     public let chain: FastDelegates.DelegateChain
 
-                    private let _responders = FastDelegates.ResponderCache()
-                    private let _scrollViewDidScrollMessage = FastDelegates.PreparedMessage(requirement: FeedScrollDelegateMessages.scrollViewDidScroll)
-                    private let _scrollViewShouldScrollToTopMessage = FastDelegates.PreparedMessage(requirement: FeedScrollDelegateMessages.scrollViewShouldScrollToTop)
-                    private let _viewForZoomingMessage = FastDelegates.PreparedMessage(requirement: FeedScrollDelegateMessages.viewForZooming)
-                    private let _scrollViewShouldBeginEditingMessage = FastDelegates.PreparedMessage(requirement: FeedScrollDelegateMessages.scrollViewShouldBeginEditing)
+                    @exclusivity(unchecked) private var _scrollViewDidScrollMessage = FastDelegates.PreparedRequirement(FeedScrollDelegateMessages.scrollViewDidScroll)
+                    @exclusivity(unchecked) private var _scrollViewShouldScrollToTopMessage = FastDelegates.PreparedRequirement(FeedScrollDelegateMessages.scrollViewShouldScrollToTop)
+                    @exclusivity(unchecked) private var _viewForZoomingMessage = FastDelegates.PreparedRequirement(FeedScrollDelegateMessages.viewForZooming)
+                    @exclusivity(unchecked) private var _scrollViewShouldBeginEditingMessage = FastDelegates.PreparedRequirement(FeedScrollDelegateMessages.scrollViewShouldBeginEditing)
 
                     /// A proxy with no listeners, whose void requirements reach every listener (`.nonBreaking`)
                     /// or only the first that responds (`.breaking`).
@@ -78,11 +77,6 @@ struct ExpansionTests {
                         chain
                     }
 
-                    /// The handlers shared among listeners of one class, for the `add` of inherited protocols.
-                    public var forwardingResponders: FastDelegates.ResponderCache {
-                        _responders
-                    }
-
                     /// Adds `listener` after the others, answering every requirement; held weakly by default.
                     /// A listener already added stays where it is. The proxy itself is never its own listener
                     /// (it could only send each message into itself again): adding it does nothing.
@@ -92,7 +86,9 @@ struct ExpansionTests {
                         if listener === self {
                             return FastDelegates.DelegateToken()
                         }
-                        return chain.add(_responders.shared(listener.feedScrollDelegateResponder), nesting: (listener as? any FastDelegates.MainActorDelegateForwarding)?.forwardingChain, retention: retention)
+                        return chain.add(FastDelegates.ResponderCache.responder(of: listener, answering: FeedScrollDelegateMessages.self) {
+                                listener.feedScrollDelegateResponder
+                            }, nesting: (listener as? any FastDelegates.MainActorDelegateForwarding)?.forwardingChain, retention: retention)
                     }
 
                     /// Removes `listener`; it receives nothing more, even from a send already running.
@@ -103,19 +99,19 @@ struct ExpansionTests {
                     }
 
                     public func scrollViewDidScroll(_ offset: Double) {
-                        self.chain.send(self._scrollViewDidScrollMessage, offset)
+                        self.chain.send(&self._scrollViewDidScrollMessage, offset)
                     }
 
                     public func scrollViewShouldScrollToTop() -> Bool {
-                        self.chain.send(self._scrollViewShouldScrollToTopMessage, (), default: true)
+                        self.chain.send(&self._scrollViewShouldScrollToTopMessage, (), default: true)
                     }
 
                     public func viewForZooming() -> String? {
-                        self.chain.send(self._viewForZoomingMessage, ())
+                        self.chain.send(&self._viewForZoomingMessage, ())
                     }
 
                     public func scrollViewShouldBeginEditing() -> Bool {
-                        self.chain.send(self._scrollViewShouldBeginEditingMessage, (), combining: .allTrue)
+                        self.chain.send(&self._scrollViewShouldBeginEditingMessage, (), combining: .allTrue)
                     }
                 }
 
@@ -180,7 +176,9 @@ struct ExpansionTests {
                         if listener === self {
                             return FastDelegates.DelegateToken()
                         }
-                        let responder = self.forwardingResponders.shared(listener.feedScrollDelegateResponder)
+                        let responder = FastDelegates.ResponderCache.responder(of: listener, answering: FeedScrollDelegateMessages.self) {
+                            listener.feedScrollDelegateResponder
+                        }
                         return self.forwardingChain.add(responder, nesting: (listener as? any FastDelegates.MainActorDelegateForwarding)?.forwardingChain, retention: retention)
                     }
 

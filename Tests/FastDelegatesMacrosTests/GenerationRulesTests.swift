@@ -20,7 +20,11 @@ struct GenerationRulesTests {
         #expect(!expanded.contains("@MainActor"))
         #expect(expanded.contains("public let chain: FastDelegates.ConcurrentDelegateChain"))
         #expect(expanded.contains("public init(mode: FastDelegates.ConcurrentDelegateChain.Mode = .nonBreaking)"))
-        #expect(expanded.contains("private let _responders = FastDelegates.SendableResponderCache()"))
+        // Listeners' handlers shared for the process: the proxy keeps no cache of its own.
+        #expect(!expanded.contains("_responders"))
+        #expect(
+            expanded.contains(
+                "FastDelegates.SendableResponderCache.responder(of: listener, answering: TickListenerMessages.self) {"))
         #expect(expanded.contains("-> FastDelegates.ConcurrentDelegateToken {"))
         #expect(expanded.contains("public var tickListenerResponder: FastDelegates.AnySendableResponder {"))
         #expect(expanded.contains("FastDelegates.SendableResponses<Self>()"))
@@ -161,7 +165,7 @@ struct GenerationRulesTests {
                     "static let \(member) = FastDelegates.Message<\(input), Void>(\"TableDelegate.\(name)\", fileID: "))
         }
         #expect(expanded.contains("me.tableView(input.0, didSelectRowAt: input.1)"))
-        #expect(expanded.contains("self.chain.send(self._tableViewDidSelectRowAtMessage, (table, row))"))
+        #expect(expanded.contains("self.chain.send(&self._tableViewDidSelectRowAtMessage, (table, row))"))
     }
 
     @Test("Escaping closures travel without @escaping; unnamed parameters get names; attributes stay")
@@ -200,11 +204,12 @@ struct GenerationRulesTests {
         #expect(diagnostics.isEmpty)
         #expect(
             expanded.contains(
-                "private let _titleMessage = FastDelegates.PreparedMessage(requirement: SizingMessages.title)"))
-        #expect(expanded.contains("self.chain.send(self._titleMessage, ())"))
-        #expect(expanded.contains("self.chain.send(self._heightForRowMessage, row, default: 44.0)"))
-        #expect(expanded.contains("self.chain.send(self._nameMessage, (), default: \"none\")"))
-        #expect(expanded.contains("self.chain.send(self._badgesMessage, (), combining: .reduce(0, +))"))
+                "@exclusivity(unchecked) private var _titleMessage = FastDelegates.PreparedRequirement(SizingMessages.title)"
+            ))
+        #expect(expanded.contains("self.chain.send(&self._titleMessage, ())"))
+        #expect(expanded.contains("self.chain.send(&self._heightForRowMessage, row, default: 44.0)"))
+        #expect(expanded.contains("self.chain.send(&self._nameMessage, (), default: \"none\")"))
+        #expect(expanded.contains("self.chain.send(&self._badgesMessage, (), combining: .reduce(0, +))"))
         // The defaults a listener inherits answer the same.
         #expect(expanded.contains("func height(forRow row: Int) -> Double {"))
         #expect(expanded.contains("declines(SizingMessages.heightForRow, self)\n        return 44.0"))
@@ -246,21 +251,21 @@ struct GenerationRulesTests {
         #expect(diagnostics.isEmpty)
         #expect(
             expanded.contains(
-                "if !self.chain.sendToFirst(self._decideDecisionHandlerMessage, (url, decisionHandler)) {\n            decisionHandler(Policy.allow)\n        }"
+                "if !self.chain.sendToFirst(&self._decideDecisionHandlerMessage, (url, decisionHandler)) {\n            decisionHandler(Policy.allow)\n        }"
             ))
         #expect(
             expanded.contains(
                 "let value: (Disposition, Credential?) = (Disposition.performDefaultHandling, Credential?.none)\n            completionHandler(value.0, value.1)"
             ))
         #expect(expanded.contains("completion(nil)"))
-        #expect(expanded.contains("if !self.chain.sendToFirst(self._finishThenMessage, done) {\n            done()"))
+        #expect(expanded.contains("if !self.chain.sendToFirst(&self._finishThenMessage, done) {\n            done()"))
         // The default completes only when no send is asking it (then it declines, not completing).
         #expect(
             expanded.contains(
                 "if !FastDelegates.RequirementDefaults.declines(WebMessages.decideDecisionHandler, self) {\n            decisionHandler(Policy.allow)"
             ))
         // A closure with another name and no marker is an ordinary parameter.
-        #expect(expanded.contains("self.chain.send(self._observeMessage, handler)"))
+        #expect(expanded.contains("self.chain.send(&self._observeMessage, handler)"))
     }
 
     @Test("The responder is named after the protocol, leading acronyms lowercased")

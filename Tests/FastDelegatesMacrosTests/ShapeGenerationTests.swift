@@ -32,10 +32,11 @@ struct ShapeGenerationTests {
         )
         #expect(
             expanded.contains(
-                "self.forwardingResponders.shared(listener.tableDelegateResponder)"))
+                "FastDelegates.ResponderCache.responder(of: listener, answering: TableDelegateMessages.self) {\n            listener.tableDelegateResponder"
+            ))
         #expect(expanded.contains("self.forwardingChain.send(requirement: TableDelegateMessages.didSelect, row)"))
         // The proxy's own requirement keeps its prepared message.
-        #expect(expanded.contains("self.chain.send(self._didSelectMessage, row)"))
+        #expect(expanded.contains("self.chain.send(&self._didSelectMessage, row)"))
         #expect(expanded.contains("public var forwardingChain: FastDelegates.DelegateChain {"))
     }
 
@@ -88,7 +89,8 @@ struct ShapeGenerationTests {
         #expect(expanded.contains("FastDelegates.Message<(Item, Tag, FastDelegates.InoutArgument<Point>), Void>"))
         #expect(expanded.contains("func end(_ item: borrowing Item, tag: consuming Tag, target: inout Point) {"))
         #expect(expanded.contains("let _targetArgument = FastDelegates.InoutArgument(target)"))
-        #expect(expanded.contains("self.chain.send(self._endTagTargetMessage, (copy item, copy tag, _targetArgument))"))
+        #expect(
+            expanded.contains("self.chain.send(&self._endTagTargetMessage, (copy item, copy tag, _targetArgument))"))
         #expect(expanded.contains("target = _targetArgument.value"))
         #expect(expanded.contains("me.end(input.0, tag: input.1, target: &input.2.value)"))
     }
@@ -143,7 +145,7 @@ struct ShapeGenerationTests {
         #expect(diagnostics.isEmpty)
         #expect(expanded.contains("let forwardingChain: FastDelegates.DelegateChain\n"))
         #expect(!expanded.contains("let chain:"))
-        #expect(expanded.contains("self.forwardingChain.send(self._chainMessage, ())"))
+        #expect(expanded.contains("self.forwardingChain.send(&self._chainMessage, ())"))
     }
 
     @Test("A restated requirement: the child's default declines every message it witnesses")
@@ -181,10 +183,10 @@ struct ShapeGenerationTests {
             }
             """)
         #expect(diagnostics.isEmpty)
-        #expect(expanded.contains("if !self.chain.sendToFirst(self._loadCompletionMessage, (id, completion)) {"))
+        #expect(expanded.contains("if !self.chain.sendToFirst(&self._loadCompletionMessage, (id, completion)) {"))
         #expect(expanded.contains("FastDelegates.CompletionDefault.complete(completion)"))
         #expect(expanded.contains("FastDelegates.CompletionDefault.complete(then, with: (false, 1))"))
-        #expect(expanded.contains("self.chain.send(self._countMessage, (), default: nil)"))
+        #expect(expanded.contains("self.chain.send(&self._countMessage, (), default: nil)"))
     }
 
     @Test("async requirements: closures typed as declared; a nonisolated protocol's call runs on no actor")
@@ -302,7 +304,10 @@ struct ShapeGenerationTests {
             expanded.contains(
                 "func add<Listener: FrameDelegate & Sendable>(_ listener: Listener, retention: FastDelegates.Retention = .weak) -> FastDelegates.ConcurrentDelegateToken {"
             ))
-        #expect(expanded.contains("_responders.shared(listener.frameDelegateSendableResponder)"))
+        #expect(
+            expanded.contains(
+                "FastDelegates.SendableResponderCache.responder(of: listener, answering: FrameDelegateMessages.self) {\n                listener.frameDelegateSendableResponder"
+            ))
         #expect(expanded.contains("extension FrameDelegate where Self: Sendable {"))
         #expect(expanded.contains("static var frameDelegateSendableResponses: FastDelegates.SendableResponses<Self> {"))
         // Conformers that are not Sendable keep their responder for single-thread dispatchers.

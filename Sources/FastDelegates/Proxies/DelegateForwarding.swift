@@ -13,16 +13,30 @@
 public protocol DelegateForwarding: AnyObject {
     /// The chain the proxy sends every requirement through.
     var forwardingChain: DelegateChain { get }
-    /// The handlers the proxy shares among its listeners of one class (``ResponderCache``).
+    /// The handlers the proxy shares among its listeners of one class (``ResponderCache``): what
+    /// the files of generated-file format 1 use. The proxies of later formats share them for the
+    /// process (``ResponderCache/responder(of:answering:_:)``) and take the default, an empty cache.
     var forwardingResponders: ResponderCache { get }
+}
+
+extension DelegateForwarding {
+    /// A new, empty cache: a proxy that shares its listeners' handlers for the process keeps none,
+    /// and a format-1 parent's `add` through it then registers each listener's responder as built.
+    public var forwardingResponders: ResponderCache { ResponderCache() }
 }
 
 /// ``DelegateForwarding`` for a `@MainActor` proxy: the same members, on the main actor.
 public protocol MainActorDelegateForwarding: AnyObject {
     /// The chain the proxy sends every requirement through.
     @MainActor var forwardingChain: DelegateChain { get }
-    /// The handlers the proxy shares among its listeners of one class (``ResponderCache``).
+    /// The handlers the proxy shares among its listeners of one class (``ResponderCache``): what
+    /// the files of generated-file format 1 use (see ``DelegateForwarding``).
     @MainActor var forwardingResponders: ResponderCache { get }
+}
+
+extension MainActorDelegateForwarding {
+    /// A new, empty cache (see ``DelegateForwarding``).
+    @MainActor public var forwardingResponders: ResponderCache { ResponderCache() }
 }
 
 /// ``DelegateForwarding`` for the `Sendable` proxy of a protocol that refines `Sendable`: over a
@@ -30,8 +44,14 @@ public protocol MainActorDelegateForwarding: AnyObject {
 public protocol ConcurrentDelegateForwarding: AnyObject, Sendable {
     /// The chain the proxy sends every requirement through.
     var forwardingChain: ConcurrentDelegateChain { get }
-    /// The handlers the proxy shares among its listeners of one class (``SendableResponderCache``).
+    /// The handlers the proxy shares among its listeners of one class (``SendableResponderCache``):
+    /// what the files of generated-file format 1 use (see ``DelegateForwarding``).
     var forwardingResponders: SendableResponderCache { get }
+}
+
+extension ConcurrentDelegateForwarding {
+    /// A new, empty cache (see ``DelegateForwarding``).
+    public var forwardingResponders: SendableResponderCache { SendableResponderCache() }
 }
 
 /// What the messages namespaces of the proxies over a ``DelegateChain`` share

@@ -97,18 +97,26 @@ extension DelegateChain: RequirementDispatching {
     func forEachAnswerRefreshingRequirement<Input, Output>(
         to message: PreparedMessage<Input, Output>, _ input: Input, _ body: (Output) -> Bool
     ) -> Bool {
-        if needsSlowPath {
-            enterPending(of: message.message.id)
-            if isObservedOrForwarding { return forEachAnswer(toRequirement: message.message, input, body) }
-        }
-        // Listeners already known to decline leave first: a send that stops early (a query)
-        // would never reach those behind its answer, and they would keep the span unremembered.
-        dropDecliners(of: message.message.id)
-        if !table.allVerified(table.responders(of: message.message)) {
+        guard mayRemember(requirement: message.message) else {
             return forEachAnswer(toRequirement: message.message, input, body)
         }
         _ = cdt_chain_lookup_cached(table.chain, message.message.id, &message.cache)
         return forEachAnswer(among: DispatchTable.Responders(remembered: message), input, body)
+    }
+
+    /// Whether a requirement's prepared send may remember the responders of `message` now, and
+    /// take the fast path with them: on a chain not observed, when all their handlers are
+    /// verified. Else the send takes the checking walk (``forEachAnswer(toRequirement:_:_:)``).
+    @usableFromInline
+    func mayRemember<Input, Output>(requirement message: Message<Input, Output>) -> Bool {
+        if needsSlowPath {
+            enterPending(of: message.id)
+            if isObservedOrForwarding { return false }
+        }
+        // Listeners already known to decline leave first: a send that stops early (a query)
+        // would never reach those behind its answer, and they would keep the span unremembered.
+        dropDecliners(of: message.id)
+        return table.allVerified(table.responders(of: message))
     }
 
     /// Calls the live listeners that implement a requirement in order with `input`, handing each

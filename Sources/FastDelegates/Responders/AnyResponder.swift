@@ -49,6 +49,7 @@ public struct AnyResponder {
     }
 
     /// `target` with handlers built for a target of its class (``ResponderCache``).
+    @usableFromInline
     init(_ target: AnyObject, handlers: [UInt32: AnyHandler]) {
         self.target = target
         self.handlers = handlers

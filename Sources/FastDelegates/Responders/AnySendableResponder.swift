@@ -40,6 +40,7 @@ public struct AnySendableResponder {
     }
 
     /// `target` with handlers built for a target of its class (``SendableResponderCache``).
+    @usableFromInline
     init(_ target: any AnyObject & Sendable, handlers: [UInt32: AnyHandler]) {
         self.target = target
         self.handlers = handlers

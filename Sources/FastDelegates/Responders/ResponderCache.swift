@@ -1,10 +1,12 @@
 /// Shares the handlers of responders among targets of one class: a chain's listeners of one
 /// type then use one set of handlers, wherever their responders were built.
 ///
-/// A `@DelegateProxy` proxy keeps one: a conformer's `…Responder` builds a new set of handlers
-/// each time it is read, and without the cache every listener would keep its own copy alive (more
-/// memory, and a send to many listeners reading handlers scattered over the heap). Use it the
-/// same way for responders whose handlers depend only on their target's type:
+/// A conformer's `…Responder` builds a new set of handlers each time it is read, and without a
+/// cache every listener would keep its own copy alive (more memory, and a send to many listeners
+/// reading handlers scattered over the heap). The proxies that `@DelegateProxy` generates share
+/// them process-wide, through ``responder(of:answering:_:)``, which builds nothing for a class
+/// seen before; an instance is for the responders you build yourself and whose handlers depend
+/// only on their target's type:
 ///
 /// ```swift
 /// let responders = ResponderCache()
@@ -16,7 +18,7 @@
 /// of two protocols for one class (a listener of two proxies that share a cache) keep their own
 /// sets. A handler that a requirement's send found declining (the class does not implement that
 /// requirement: see ``RequirementDispatching``) is left out, so a later listener of the class never
-/// registers it. Not `Sendable`: keep it with its chain, as a proxy does.
+/// registers it. Not `Sendable`: keep it with its chain.
 ///
 /// The key is the target's class as its type metadata's address. On Apple platforms two limits
 /// follow, which generated responders never meet but a hand-built one could: instances of a class
@@ -55,8 +57,9 @@ public final class ResponderCache {
 @available(*, unavailable, message: "ResponderCache is not thread-safe; keep it with its chain")
 extension ResponderCache: Sendable {}
 
-/// ``ResponderCache`` for ``AnySendableResponder``s, safe to use from any thread: what a proxy
-/// over a ``ConcurrentDelegateChain`` keeps. Keyed as ``ResponderCache`` is, with its limits.
+/// ``ResponderCache`` for ``AnySendableResponder``s, safe to use from any thread. Keyed as
+/// ``ResponderCache`` is, with its limits. A proxy over a ``ConcurrentDelegateChain`` shares its
+/// listeners' handlers process-wide instead (``responder(of:answering:_:)``).
 ///
 /// - Complexity: O(*m*) per call for a responder of *m* messages, under a lock; one entry per
 ///   class and set of messages seen.
@@ -100,5 +103,57 @@ private struct ResponderKey: Hashable {
     init(_ target: AnyObject, _ handlers: [UInt32: AnyHandler]) {
         type = ObjectIdentifier(Swift.type(of: target))
         messages = handlers.keys.sorted()
+    }
+}
+
+extension ResponderCache {
+    /// `listener` answering the requirements of a `@DelegateProxy` protocol, whose messages
+    /// namespace is `messages`, with the handlers that every listener of its exact class shares
+    /// in every proxy of that protocol, process-wide: what a generated proxy's `add` calls.
+    ///
+    /// `build` (the conformer's `…Responder`) runs only for the first listener of a class and
+    /// protocol (or of two threads racing on it, whose loser's set is dropped): a later `add`
+    /// builds no handler and no dictionary. A requirement that a send found declined for the
+    /// class (see ``RequirementDispatching``) is left out for every later listener of it, in
+    /// whichever proxy it was found. The key is the class as ``shared(_:)`` keys it, with its
+    /// limits; the table keeps one entry per class and protocol seen, for the process.
+    ///
+    /// For generated code: `build` returns the protocol extension's responder of `listener`,
+    /// whose handlers depend on its class only and capture nothing, so that any proxy of the
+    /// protocol, on any thread, may call them.
+    ///
+    /// - Complexity: O(*m*) for a protocol of *m* requirements, under a process-wide lock (a
+    ///   dictionary lookup and a check of each handler's status); `build`'s cost once per class.
+    @inlinable
+    public static func responder(
+        of listener: AnyObject, answering messages: Any.Type, _ build: () -> AnyResponder
+    ) -> AnyResponder {
+        // Inlined, so that `build` runs where the listener's type may be known, and its handlers
+        // call it directly, as those of a responder built there.
+        let shared = SharedHandlers.single
+        if let known = shared.handlers(of: listener, answering: messages) {
+            return AnyResponder(listener, handlers: known)
+        }
+        return AnyResponder(listener, handlers: shared.keep(build().handlers, of: listener, answering: messages))
+    }
+}
+
+extension SendableResponderCache {
+    /// ``ResponderCache/responder(of:answering:_:)`` for the `Sendable` proxies, over a
+    /// ``ConcurrentDelegateChain``: `build` (a `Sendable` conformer's `…SendableResponder`) runs
+    /// only for the first listener of a class and protocol. Its table is not the single-thread
+    /// proxies' (a nonisolated protocol's `@Sendable` handlers stay apart from its others).
+    ///
+    /// - Complexity: as ``ResponderCache/responder(of:answering:_:)``.
+    @inlinable
+    public static func responder(
+        of listener: any AnyObject & Sendable, answering messages: Any.Type, _ build: () -> AnySendableResponder
+    ) -> AnySendableResponder {
+        let shared = SharedHandlers.sendable
+        if let known = shared.handlers(of: listener, answering: messages) {
+            return AnySendableResponder(listener, handlers: known)
+        }
+        return AnySendableResponder(
+            listener, handlers: shared.keep(build().handlers, of: listener, answering: messages))
     }
 }

@@ -156,4 +156,41 @@ struct PreparedMessageTests {
         #expect(log.events == ["a.didScroll(1)", "a.didScroll(2)", "b.didScroll(2)"])
         withExtendedLifetime((a, b, inner)) {}
     }
+
+    /// A proxy's requirement, prepared inline (``PreparedRequirement``), and its send.
+    final class RequirementSender {
+        let chain = DelegateChain()
+        @exclusivity(unchecked) var didScroll = PreparedRequirement(Scroll.didScroll)
+        func send(_ value: Int) { chain.send(&didScroll, value) }
+    }
+
+    @Test("A prepared requirement stays correct as the table changes, also inside its own send")
+    func preparedRequirement() {
+        let log = Log()
+        let sender = RequirementSender()
+        let a = Probe("a", log: log), b = Probe("b", log: log), late = Probe("late", log: log)
+        sender.send(0) // no bucket yet
+        sender.chain.add(a)
+        sender.send(1)
+        sender.chain.add(b)
+        sender.send(2)
+        // Inside a send: a listener added, and the requirement sent again, which refreshes what the
+        // outer send remembers while it walks.
+        a.onScroll = { _, value in
+            guard value == 3 else { return }
+            sender.chain.add(late)
+            sender.send(4)
+        }
+        sender.send(3)
+        a.onScroll = nil
+        sender.chain.remove(a)
+        sender.send(5)
+        #expect(
+            log.events == [
+                "a.didScroll(1)", "a.didScroll(2)", "b.didScroll(2)", "a.didScroll(3)", "a.didScroll(4)",
+                "b.didScroll(4)", "late.didScroll(4)", "b.didScroll(3)", "b.didScroll(5)", "late.didScroll(5)",
+            ])
+        #expect(sender.chain.invariantViolation == 0)
+    }
+
 }

@@ -129,6 +129,96 @@ struct ResponderCacheTests {
         chain.send(Self.tick, 3)
         #expect(counters.allSatisfy { $0.total.load(ordering: .relaxed) == 3 })
     }
+
+    // The process-wide table of generated proxies (`ResponderCache.responder(of:answering:_:)`):
+    // classes and namespaces of these tests' own, as the table is the process's.
+
+    /// The namespaces that stand for two protocols' messages.
+    enum SharedTickMessages {}
+    enum SharedNameMessages {}
+
+    class SharedCounter: Listener {
+        var total = 0
+        func tick(_ value: Int) { total += value }
+        func name() -> String { "shared counter" }
+    }
+
+    final class SharedLoudCounter: SharedCounter {
+        override func name() -> String { "loud shared counter" }
+    }
+
+    @Test func theProcessWideTableBuildsOncePerClassAndProtocol() {
+        var builds = 0
+        func responder(_ target: some Listener, _ messages: Any.Type) -> AnyResponder {
+            ResponderCache.responder(of: target, answering: messages) {
+                builds += 1
+                return target.listenerResponder
+            }
+        }
+        let (a, b) = (SharedCounter(), SharedCounter())
+        let first = responder(a, SharedTickMessages.self)
+        let second = responder(b, SharedTickMessages.self)
+        #expect(builds == 1)
+        #expect(first.target === a && second.target === b)
+        #expect(handler(second, Self.tick) === handler(first, Self.tick))
+        #expect(handler(second, Self.name) === handler(first, Self.name))
+        // Another protocol, a subclass: their own sets.
+        let otherProtocol = responder(a, SharedNameMessages.self)
+        #expect(builds == 2)
+        #expect(handler(otherProtocol, Self.name) !== handler(first, Self.name))
+        let loud = SharedLoudCounter()
+        let subclass = responder(loud, SharedTickMessages.self)
+        #expect(builds == 3)
+        #expect(handler(subclass, Self.name) !== handler(first, Self.name))
+        let entry = SharedHandlers.single.entry(of: SharedCounter.self, answering: SharedTickMessages.self)
+        #expect(entry.builds == 1)
+        #expect(entry.handlers[Self.tick.id] == handler(first, Self.tick).map { ObjectIdentifier($0) })
+        let chain = DelegateChain()
+        chain.add(second)
+        chain.add(subclass)
+        chain.send(Self.tick, 2)
+        #expect(a.total == 0 && b.total == 2 && loud.total == 2)
+        chain.remove(b)
+        #expect(chain.send(Self.name, default: "none") == "loud shared counter")
+    }
+
+    /// A protocol whose conformers may leave out `finish`: its default declines.
+    protocol Finishing: AnyObject {
+        func finish()
+    }
+
+    final class NonFinisher: Finishing {}
+
+    enum FinishingMessages {}
+
+    @Test func aHandlerFoundDeclinedInOneChainIsLeftOutForLaterListenersAnywhere() {
+        let (first, second) = (DelegateChain(), DelegateChain())
+        let (x, y) = (NonFinisher(), NonFinisher())
+        first.add(ResponderCache.responder(of: x, answering: FinishingMessages.self) { x.finishingResponder })
+        first.send(requirement: Self.finish, ()) // asks x, whose default declines
+        var builds = 0
+        let later = ResponderCache.responder(of: y, answering: FinishingMessages.self) {
+            builds += 1
+            return y.finishingResponder
+        }
+        #expect(builds == 0)
+        #expect(!later.answers(Self.finish))
+        second.add(later)
+        #expect(!second.responds(to: Self.finish))
+    }
+}
+
+extension ResponderCacheTests {
+    static let finish = Message<Void, Void>("responderCacheTests.finish")
+}
+
+extension ResponderCacheTests.Finishing {
+    func finish() { _ = RequirementDefaults.declines(ResponderCacheTests.finish, self) }
+
+    var finishingResponder: AnyResponder {
+        AnyResponder(
+            self, responses: Responses<Self>().on(requirement: ResponderCacheTests.finish) { me in me.finish() })
+    }
 }
 
 extension ResponderCacheTests.Listener {

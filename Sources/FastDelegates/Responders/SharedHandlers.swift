@@ -1,0 +1,110 @@
+/// The handlers of generated proxies' listeners, one set per (exact class, protocol), for the
+/// process: ``ResponderCache/responder(of:answering:_:)``.
+@usableFromInline
+package final class SharedHandlers: Sendable {
+    /// The key of a set: the listener's class and the protocol's messages namespace.
+    struct Key: Hashable {
+        let type: ObjectIdentifier
+        let messages: ObjectIdentifier
+
+        init(_ listener: AnyObject, _ messages: Any.Type) {
+            type = ObjectIdentifier(Swift.type(of: listener))
+            self.messages = ObjectIdentifier(messages)
+        }
+
+        init(_ type: AnyObject.Type, _ messages: Any.Type) {
+            self.type = ObjectIdentifier(type)
+            self.messages = ObjectIdentifier(messages)
+        }
+    }
+
+    /// One set of handlers, handed between the threads of different proxies.
+    struct Handlers: @unchecked Sendable {
+        // Sound: built by a generated responder (`responder(of:answering:_:)` is for generated
+        // code), whose bodies capture nothing and call their target's method, so calling them from
+        // any proxy of the protocol is calling the listener's method there: a @MainActor
+        // protocol's proxies all run on the main actor, a nonisolated one's each on its owner's
+        // thread with its own listeners, a `Sendable` one's are `@Sendable`. The objects are
+        // immutable but for their atomic status; the dictionary is a value, never changed in place.
+        let value: [UInt32: AnyHandler]
+    }
+
+    /// The table of the proxies over a ``DelegateChain``.
+    @usableFromInline
+    package static let single = SharedHandlers()
+    /// The table of the proxies over a ``ConcurrentDelegateChain``.
+    @usableFromInline
+    package static let sendable = SharedHandlers()
+
+    fileprivate struct State {
+        var sets: [Key: Handlers] = [:]
+        /// How many sets were built per key: more than one only for threads that raced.
+        var builds: [Key: Int] = [:]
+    }
+
+    private let state = HandoffMutex(State())
+
+    /// The handlers of `listener`'s class for the protocol of `messages`: those of the first
+    /// listener of its class, less the ones found declined; nil when none is known yet.
+    @usableFromInline
+    func handlers(of listener: AnyObject, answering messages: Any.Type) -> [UInt32: AnyHandler]? {
+        let key = Key(listener, messages)
+        return state.withLock { $0.lookUp(key) }?.value
+    }
+
+    /// Keeps `built`, built (outside the lock) for `listener`'s class and the protocol of
+    /// `messages`, unless another thread kept a set first: returns the set kept.
+    @usableFromInline
+    func keep(
+        _ built: [UInt32: AnyHandler], of listener: AnyObject, answering messages: Any.Type
+    ) -> [UInt32: AnyHandler] {
+        let key = Key(listener, messages)
+        let built = Handlers(value: built)
+        return state.withLock { state in
+            state.builds[key, default: 0] += 1
+            if let raced = state.lookUp(key) { return raced }
+            state.sets[key] = built
+            return built
+        }.value
+    }
+
+    /// How many times the handlers of `type` for the protocol of `messages` were built, and the
+    /// set kept now: a test hook.
+    package func entry(of type: AnyObject.Type, answering messages: Any.Type) -> (
+        builds: Int, handlers: [UInt32: ObjectIdentifier]
+    ) {
+        let key = Key(type, messages)
+        return state.withLock { state in
+            (state.builds[key] ?? 0, (state.sets[key]?.value ?? [:]).mapValues { ObjectIdentifier($0) })
+        }
+    }
+}
+
+extension SharedHandlers.State {
+    /// The set of `key`, less (from now on) its handlers found declined.
+    fileprivate mutating func lookUp(_ key: SharedHandlers.Key) -> SharedHandlers.Handlers? {
+        guard let found = sets[key] else { return nil }
+        guard found.value.values.contains(where: { $0.status == .declined }) else { return found }
+        let kept = SharedHandlers.Handlers(value: found.value.filter { $0.value.status != .declined })
+        sets[key] = kept
+        return kept
+    }
+}
+
+extension DelegateChain {
+    /// The handlers of `target`'s registration, by message id, as object identities (empty when it
+    /// has none): what tests compare with ``SharedHandlers/entry(of:answering:)``.
+    package func handlerIdentitiesForTesting(of target: AnyObject) -> [UInt32: ObjectIdentifier] {
+        (liveRegistration(of: target)?.responses ?? [:]).mapValues { ObjectIdentifier($0) }
+    }
+}
+
+extension ConcurrentDelegateChain {
+    /// ``DelegateChain/handlerIdentitiesForTesting(of:)`` for a concurrent chain.
+    package func handlerIdentitiesForTesting(of target: AnyObject) -> [UInt32: ObjectIdentifier] {
+        let target = Unchecked(target)
+        return locked { state in
+            (state.list.lookup(target.value).live?.responses ?? [:]).mapValues { ObjectIdentifier($0) }
+        }
+    }
+}
