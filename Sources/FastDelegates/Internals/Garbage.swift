@@ -29,7 +29,7 @@ struct Garbage: @unchecked Sendable {
 /// set a mutation pays one relaxed load for it.
 package enum DisposalHook {
     private static let armed = Atomic<Bool>(false)
-    private static let hook = Mutex<(@Sendable (ConcurrentDelegateChain) -> Void)?>(nil)
+    private static let hook = HandoffMutex<(@Sendable (ConcurrentDelegateChain) -> Void)?>(nil)
 
     /// Sets (or, with nil, clears) the hook.
     package static func set(_ newHook: (@Sendable (ConcurrentDelegateChain) -> Void)?) {

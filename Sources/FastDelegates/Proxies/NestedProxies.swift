@@ -69,7 +69,7 @@ package enum ConcurrentNesting {
 
     /// Called at each `Step` of every nesting add of a concurrent chain, and of every commitment
     /// through a nested proxy, with the chain that adds or commits, for tests (nil: none).
-    package static let hook = Mutex<Hook?>(nil)
+    package static let hook = HandoffMutex<Hook?>(nil)
 
     package typealias Hook = @Sendable (Step, ConcurrentDelegateChain) -> Void
 
