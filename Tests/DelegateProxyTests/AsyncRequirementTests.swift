@@ -49,7 +49,7 @@ struct PageError: Error, Equatable {
 }
 
 /// Implements the void requirements only (and declines the queries), with plain state.
-final class PageLoader: PageLoadDelegate {
+class PageLoader: PageLoadDelegate {
     let name: String
     let log: PageLog
     var gate: Gate?
@@ -74,6 +74,10 @@ final class PageLoader: PageLoadDelegate {
         if fails { throw PageError(page: page) }
     }
 }
+
+/// A ``PageLoader`` of the test that counts what is learned about its class (every proxy shares
+/// what one found; a subclass is a class of its own).
+final class AskedOncePageLoader: PageLoader {}
 
 /// Implements the queries only.
 final class PageTitler: PageLoadDelegate {
@@ -141,7 +145,7 @@ final class PageTitler: PageLoadDelegate {
     func declinerAskedOnce() async {
         let log = PageLog()
         let proxy = PageLoadDelegateProxy()
-        let loader = PageLoader("a", log: log)
+        let loader = AskedOncePageLoader("a", log: log)
         proxy.add(loader)
         let message = PageLoadDelegateMessages.titleFor
         #expect(proxy.chain.responds(to: message))
@@ -150,7 +154,7 @@ final class PageTitler: PageLoadDelegate {
         #expect(RequirementDefaults.debugAsyncClaimCalls - before == 1)
         #expect(!proxy.chain.responds(to: message))
         // Another listener of the class never registers it; nothing asks the default again.
-        let second = PageLoader("b", log: log)
+        let second = AskedOncePageLoader("b", log: log)
         proxy.add(second)
         let titler = PageTitler("t", log: log)
         proxy.add(titler)

@@ -5,7 +5,8 @@ import Testing
 // How many times a computed default runs, as <doc:DelegateProxies> says: once per send that no
 // listener answers, plus once for each listener class that inherits the default, the first time a
 // send reaches a listener of that class (its default computes the answer before the send learns
-// that it declines; the proxy learns it per class).
+// that it declines; the process learns it per class, for every proxy of the protocol). A class
+// that one test teaches the process about is no other test's.
 
 /// Counts the evaluations of ``EvaluatedDefaultDelegate``'s computed defaults.
 @MainActor enum DefaultEvaluations {
@@ -30,6 +31,8 @@ import Testing
 @MainActor final class EvaluatedDefaultOnlooker: EvaluatedDefaultDelegate {}
 /// Implements nothing either: a third class.
 @MainActor final class EvaluatedDefaultPasserby: EvaluatedDefaultDelegate {}
+/// Implements nothing either: the class of `oneClass()` alone.
+@MainActor final class EvaluatedDefaultLoner: EvaluatedDefaultDelegate {}
 
 @MainActor
 @Suite("How often a computed default runs")
@@ -48,16 +51,22 @@ struct ComputedDefaultEvaluationTests {
         #expect(DefaultEvaluations.count == 5)
     }
 
-    @Test("Listeners of one class count once: the proxy learns per class")
+    @Test("Listeners of one class count once: the process learns per class, for every proxy")
     func oneClass() {
         let proxy = EvaluatedDefaultDelegateProxy()
-        let listeners = (0..<3).map { _ in EvaluatedDefaultBystander() }
+        let listeners = (0..<3).map { _ in EvaluatedDefaultLoner() }
         for listener in listeners { proxy.add(listener) }
         DefaultEvaluations.count = 0
         #expect(proxy.answer(7) == 7)
         #expect(DefaultEvaluations.count == 2)
         #expect(proxy.answer(8) == 8)
         #expect(DefaultEvaluations.count == 3)
+        // Another proxy's listener of the class: known to decline, never asked.
+        let other = EvaluatedDefaultDelegateProxy()
+        let late = EvaluatedDefaultLoner()
+        other.add(late)
+        #expect(other.answer(9) == 9)
+        #expect(DefaultEvaluations.count == 4)
     }
 
     @Test("A completion handler: once per send (a declining listener does not run it)")

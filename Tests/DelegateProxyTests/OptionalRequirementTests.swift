@@ -5,7 +5,7 @@ import ProxyFixture
 import Testing
 
 /// Implements only `scrollViewDidScroll`: inherits every other requirement's default.
-@MainActor final class ScrollOnly: PageScrollDelegate {
+@MainActor class ScrollOnly: PageScrollDelegate {
     let name: String
     let log: EventLog
     init(_ name: String, log: EventLog) {
@@ -14,6 +14,11 @@ import Testing
     }
     func scrollViewDidScroll(_ offset: Double) { log.events.append("\(name).didScroll") }
 }
+
+/// ``ScrollOnly``s of tests that count what is learned about their class: every proxy shares
+/// what one found (a class's handlers are the process's), and each subclass is a class of its own.
+@MainActor final class RespondsScrollOnly: ScrollOnly {}
+@MainActor final class AskedOnceScrollOnly: ScrollOnly {}
 
 /// Implements only the queries.
 @MainActor final class Zoomer: PageScrollDelegate {
@@ -165,7 +170,7 @@ struct OptionalRequirementTests {
     func respondsFollowsDeclines() {
         let log = EventLog()
         let proxy = PageScrollDelegateProxy()
-        let scroller = ScrollOnly("scroller", log: log)
+        let scroller = RespondsScrollOnly("scroller", log: log)
         proxy.add(scroller)
         let zooming = PageScrollDelegateMessages.viewForZoomingIn
         // Before a send reaches the listener it counts as responding (documented).
@@ -181,8 +186,8 @@ struct OptionalRequirementTests {
     func declinerIsAskedOnce() {
         let log = EventLog()
         let proxy = PageScrollDelegateProxy()
-        let first = ScrollOnly("first", log: log)
-        let other = ScrollOnly("other", log: log)
+        let first = AskedOnceScrollOnly("first", log: log)
+        let other = AskedOnceScrollOnly("other", log: log)
         proxy.add(first)
         proxy.add(other)
         let zooming = PageScrollDelegateMessages.viewForZoomingIn
@@ -194,7 +199,7 @@ struct OptionalRequirementTests {
         #expect(cdt_decline_debug_claim_calls() - before == 1)
         #expect(!proxy.chain.responds(to: zooming))
         // A listener of the same class added later never registers the handler.
-        let second = ScrollOnly("second", log: log)
+        let second = AskedOnceScrollOnly("second", log: log)
         proxy.add(second)
         #expect(!proxy.chain.responds(to: zooming))
         for _ in 0..<5 { _ = proxy.viewForZooming(in: page) }

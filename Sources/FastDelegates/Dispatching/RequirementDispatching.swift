@@ -26,8 +26,8 @@
 /// Until a send of the requirement has reached a listener, the chain counts it as responding
 /// (``DelegateChain/responds(to:)`` is true for it).
 ///
-/// A proxy prepares its own requirements' messages (``PreparedMessage/init(requirement:)``):
-/// a send whose responders are all verified is then an ordinary ``PreparedMessage`` send, one
+/// A proxy prepares its own requirements' messages (``PreparedRequirement``):
+/// a send whose responders are all verified is then an ordinary prepared send, one
 /// compare while the table is unchanged, then the walk. Only the send that follows a change of
 /// the table looks at the handlers' statuses, out of line. A ``ConcurrentDelegateChain``'s
 /// snapshot records, for each message, whether its handlers were all verified when it was built:

@@ -157,8 +157,9 @@ struct TargetErasedBody<Target: AnyObject, Input, Output> {
 /// calls a requirement of a `@DelegateProxy` protocol may call the protocol's generated default,
 /// which declines (its conformer does not implement the requirement): it starts unverified, and
 /// the first checking send of a requirement's ``PreparedMessage`` that calls it marks it verified or
-/// declined. Handlers are shared by every target of one class (``ResponderCache``), and a class
-/// implements a method or not, so the status holds for all of them.
+/// declined. Handlers are shared by every target of one class (``ResponderCache``, and for the
+/// proxies ``ResponderCache/responder(of:answering:_:)``), and a class implements a method or
+/// not, so the status holds for all of them.
 @usableFromInline
 enum HandlerStatus: UInt8 {
     /// Answers: the sends call it on their fast path.
