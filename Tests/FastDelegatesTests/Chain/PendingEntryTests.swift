@@ -181,10 +181,10 @@ struct PendingEntryTests {
         let tick1 = PreparedMessage(requirement: Self.ticks[1])
         var added = false
         // `first`'s tick0 adds `late` (pending) and sends tick1, whose handlers are all pending:
-        // they are entered inside the dispatch of tick0.
+        // they are entered inside the dispatch of tick0. (Unowned: the chain holds the handler.)
         chain.add(
             first,
-            responses: first.responses.on(requirement: Self.ticks[0]) { me, input in
+            responses: first.responses.on(requirement: Self.ticks[0]) { [unowned chain] me, input in
                 me.log.calls.append((me.name, PendingEntryTests.ticks[0].id))
                 if !added {
                     added = true
