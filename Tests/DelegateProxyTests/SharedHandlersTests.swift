@@ -32,6 +32,24 @@ final class ShareHalfListener: ShareDeclineDelegate {
 }
 
 @DelegateProxy
+protocol ShareAlternateDelegate: AnyObject {
+    func didChange(_ value: Int)
+    func didFinish()
+}
+
+/// Implements `didChange` only: `didFinish` declines.
+final class ShareAlternateHalf: ShareAlternateDelegate {
+    var changes: [Int] = []
+    func didChange(_ value: Int) { changes.append(value) }
+}
+
+final class ShareAlternateFull: ShareAlternateDelegate {
+    var finished = 0
+    func didChange(_ value: Int) {}
+    func didFinish() { finished += 1 }
+}
+
+@DelegateProxy
 protocol ShareSplitDelegate: AnyObject {
     func name() -> String?
 }
@@ -126,6 +144,36 @@ struct SharedHandlersTests {
         b.didChange(2)
         b.didFinish()
         #expect(y.changes == [2])
+    }
+
+    @Test("Listeners of two classes in turn: each class's set, less what was declined meanwhile")
+    func alternatingClasses() {
+        let (a, b) = (ShareAlternateDelegateProxy(), ShareAlternateDelegateProxy())
+        let halves = (0..<3).map { _ in ShareAlternateHalf() }
+        let fulls = (0..<2).map { _ in ShareAlternateFull() }
+        let finish = ShareAlternateDelegateMessages.didFinish.id, change = ShareAlternateDelegateMessages.didChange.id
+        a.add(halves[0])
+        a.add(fulls[0])
+        a.didFinish() // halves[0] declines; fulls[0] answers
+        #expect(fulls[0].finished == 1)
+        // The last set looked up is the full class's: the half class's is found by its key and
+        // checked for the decline that came after it was kept.
+        b.add(halves[1])
+        #expect(b.chain.handlerIdentitiesForTesting(of: halves[1]).keys.sorted() == [change])
+        b.add(fulls[1])
+        b.add(halves[2])
+        #expect(b.chain.handlerIdentitiesForTesting(of: halves[2]).keys.sorted() == [change])
+        #expect(b.chain.handlerIdentitiesForTesting(of: fulls[1]).keys.sorted() == [change, finish].sorted())
+        let messages = ShareAlternateDelegateMessages.self
+        let half = SharedHandlers.single.entry(of: ShareAlternateHalf.self, answering: messages)
+        let full = SharedHandlers.single.entry(of: ShareAlternateFull.self, answering: messages)
+        #expect(half.builds == 1 && full.builds == 1)
+        #expect(half.handlers.keys.sorted() == [change])
+        #expect(b.chain.handlerIdentitiesForTesting(of: fulls[1]) == full.handlers)
+        b.didFinish()
+        b.didChange(4)
+        #expect(fulls[1].finished == 1)
+        #expect(halves[1].changes == [4] && halves[2].changes == [4])
     }
 
     @Test("Two classes, two protocols, a subclass: each its own set")

@@ -22,7 +22,10 @@ class AnyHandler {
     @usableFromInline
     var status: HandlerStatus {
         get { HandlerStatus(rawValue: statusStorage.load(ordering: .relaxed)) ?? .verified }
-        set { statusStorage.store(newValue.rawValue, ordering: .relaxed) }
+        set {
+            statusStorage.store(newValue.rawValue, ordering: .relaxed)
+            if newValue == .declined { SharedHandlers.declines.wrappingAdd(1, ordering: .releasing) }
+        }
     }
 
     /// Whether this handler forwards to its target, a dispatcher (``Responses/forwarding(_:)``).

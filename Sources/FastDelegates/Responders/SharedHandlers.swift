@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The handlers of generated proxies' listeners, one set per (exact class, protocol), for the
 /// process: ``ResponderCache/responder(of:answering:_:)``.
 @usableFromInline
@@ -27,7 +29,14 @@ package final class SharedHandlers: Sendable {
         // thread with its own listeners, a `Sendable` one's are `@Sendable`. The objects are
         // immutable but for their atomic status; the dictionary is a value, never changed in place.
         let value: [UInt32: AnyHandler]
+        /// The count of ``SharedHandlers/declines`` when `value` was last found to hold no
+        /// declined handler.
+        var checked: UInt64
     }
+
+    /// How many times a handler was found declined, in the process: a set whose `checked` count
+    /// is this one holds no handler declined since it was checked, and needs no new check.
+    static let declines = Atomic<UInt64>(0)
 
     /// The table of the proxies over a ``DelegateChain``.
     @usableFromInline
@@ -38,6 +47,9 @@ package final class SharedHandlers: Sendable {
 
     fileprivate struct State {
         var sets: [Key: Handlers] = [:]
+        /// The set last looked up or kept, and its key: found without hashing when the next
+        /// listener has the class of the last one, as the listeners of a list's cells have.
+        var last: (key: Key, handlers: Handlers)?
         /// How many sets were built per key: more than one only for threads that raced.
         var builds: [Key: Int] = [:]
     }
@@ -59,12 +71,17 @@ package final class SharedHandlers: Sendable {
         _ built: [UInt32: AnyHandler], of listener: AnyObject, answering messages: Any.Type
     ) -> [UInt32: AnyHandler] {
         let key = Key(listener, messages)
-        let built = Handlers(value: built)
+        let built = Handlers(value: built, checked: 0)
         return state.withLock { state in
             state.builds[key, default: 0] += 1
             if let raced = state.lookUp(key) { return raced }
-            state.sets[key] = built
-            return built
+            // Checked as of the count read before any of its statuses: a decline counted later
+            // is found by the next look-up.
+            var kept = built
+            kept.checked = SharedHandlers.declines.load(ordering: .acquiring)
+            state.sets[key] = kept
+            state.last = (key, kept)
+            return kept
         }.value
     }
 
@@ -83,10 +100,19 @@ package final class SharedHandlers: Sendable {
 extension SharedHandlers.State {
     /// The set of `key`, less (from now on) its handlers found declined.
     fileprivate mutating func lookUp(_ key: SharedHandlers.Key) -> SharedHandlers.Handlers? {
-        guard let found = sets[key] else { return nil }
-        guard found.value.values.contains(where: { $0.status == .declined }) else { return found }
-        let kept = SharedHandlers.Handlers(value: found.value.filter { $0.value.status != .declined })
-        sets[key] = kept
+        // Read before the statuses: a handler declined after this read bumps the count again.
+        let declines = SharedHandlers.declines.load(ordering: .acquiring)
+        if let last, last.key == key, last.handlers.checked == declines { return last.handlers }
+        guard let found = last?.key == key ? last?.handlers : sets[key] else { return nil }
+        var kept = found
+        if found.checked != declines {
+            if found.value.values.contains(where: { $0.status == .declined }) {
+                kept = SharedHandlers.Handlers(value: found.value.filter { $0.value.status != .declined }, checked: 0)
+            }
+            kept.checked = declines
+            sets[key] = kept
+        }
+        last = (key, kept)
         return kept
     }
 }
