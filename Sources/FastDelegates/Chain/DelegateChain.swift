@@ -82,18 +82,7 @@ public final class DelegateChain: MessageDispatching, DelegateRegistering, Invoc
     /// This chain's dispatch mode for void messages.
     public let mode: Mode
 
-    @usableFromInline
-    let table: DispatchTable
-
-    /// Every registration in order, the identity and serial indexes, and the sweep rules (the
-    /// model ``ConcurrentDelegateChain`` shares); the C table mirrors it for the hot path.
-    private(set) var list = RegistrationList<ChainRegistration>()
-    /// Dispatches that handed back dead targets or parked objects since the last sweep.
-    private var cleanupsSinceSweep = 0
-
-    /// The streams observing this chain's sends; nil while nobody observes.
-    @usableFromInline
-    @exclusivity(unchecked) var observers: ObserverTable?
+    // The two flags sit next to `mode`, in its word's padding: a smaller object.
 
     /// Whether some registration ever held a forwarded message (``Responses/forwarding(_:)``):
     /// the walks then check each handler for one.
@@ -110,6 +99,20 @@ public final class DelegateChain: MessageDispatching, DelegateRegistering, Invoc
         // `PreparedMessage`): a new version makes them check it again.
         didSet { cdt_chain_touch(table.chain) }
     }
+
+    @usableFromInline
+    let table: DispatchTable
+
+    /// Every registration in order, the identity and serial indexes, and the sweep rules (the
+    /// model ``ConcurrentDelegateChain`` shares); the C table mirrors it for the hot path.
+    private(set) var list = RegistrationList<ChainRegistration>()
+    // Unchecked, as the other scalars here: every access is a plain read or write.
+    /// Dispatches that handed back dead targets or parked objects since the last sweep.
+    @exclusivity(unchecked) private var cleanupsSinceSweep = 0
+
+    /// The streams observing this chain's sends; nil while nobody observes.
+    @usableFromInline
+    @exclusivity(unchecked) var observers: ObserverTable?
 
     /// An empty chain.
     public init(mode: Mode = .nonBreaking) {

@@ -23,6 +23,12 @@ struct ZeroingHold {
     @usableFromInline
     let pointer: UnsafeMutableRawPointer
 
+    /// The hold whose unowned reference `pointer` already carries (one taken by ``init(_:)`` and
+    /// stored as its ``pointer``): takes no new reference.
+    init(owning pointer: UnsafeMutableRawPointer) {
+        self.pointer = pointer
+    }
+
     /// Takes an unowned reference to `target`.
     init(_ target: AnyObject) {
         pointer = Unmanaged.passUnretained(target).toOpaque()

@@ -13,26 +13,29 @@ final class ChainRegistration: Registration, ListedRegistration {
         case zeroing
     }
 
-    /// The target, in the `.weak` hold only (a weak reference costs the target its inline
-    /// reference count, so the other holds never take one).
-    @usableFromInline @exclusivity(unchecked)
-    weak var weakTarget: AnyObject?
-
-    /// How the target is held besides `weakTarget`: nothing, one strong reference, or a
-    /// zeroing hold (one unowned reference).
-    private enum Held {
-        case weak
-        case strong(Unmanaged<AnyObject>)
-        case zeroing(ZeroingHold)
-    }
-    private var held = Held.weak
+    // The one-byte and four-byte fields first: they fill the superclass's tail (a smaller object).
+    // Every stored property here is unchecked: each access is a plain read or write, and none
+    // runs code that could reach the registration again.
 
     /// Set by a dispatch that found the target gone, or when the registration was removed.
     @usableFromInline @exclusivity(unchecked)
     var isDead = false
 
+    /// How the target is held now.
+    @exclusivity(unchecked) private(set) var hold = Hold.weak
+
     /// Its C slot (generation 0 once released).
-    var handle = cdt_handle(slot: 0, generation: 0)
+    @exclusivity(unchecked) var handle = cdt_handle(slot: 0, generation: 0)
+
+    /// The target, in the `.weak` hold only (a weak reference costs the target its inline
+    /// reference count, so the other holds never take one).
+    @usableFromInline @exclusivity(unchecked)
+    weak var weakTarget: AnyObject?
+
+    /// The target's address when the registration owns a reference to it, what its C slot
+    /// mirrors: one strong reference (`.strong`) or a ``ZeroingHold``'s unowned one (`.zeroing`);
+    /// nil in the `.weak` hold.
+    @exclusivity(unchecked) private(set) var heldTarget: UnsafeMutableRawPointer?
 
     /// The messages of its handlers not entered into the C table yet (see PendingEntries.swift);
     /// nil when there are none, which costs a registration of a plain chain nothing.
@@ -47,41 +50,23 @@ final class ChainRegistration: Registration, ListedRegistration {
         releaseHeldTarget()
     }
 
-    /// How the target is held now.
-    var hold: Hold {
-        switch held {
-        case .weak: .weak
-        case .strong: .strong
-        case .zeroing: .zeroing
-        }
-    }
-
-    /// The target's address when the registration owns a reference to it (`.strong` or
-    /// `.zeroing`), what its C slot mirrors; nil in the `.weak` hold.
-    var heldTarget: UnsafeMutableRawPointer? {
-        switch held {
-        case .weak: nil
-        case .strong(let target): target.toOpaque()
-        case .zeroing(let zeroing): zeroing.pointer
-        }
-    }
-
     /// Holds `target` (this registration's target) as `retention` asks: strongly, or else as
     /// ``weakHold(for:)`` decides for its class (zeroing, or a weak reference).
     func setRetention(_ retention: Retention, of target: AnyObject) {
         let wanted: Hold =
             retention == .strong ? .strong : (weakHold(for: type(of: target)) == .zeroing ? .zeroing : .weak)
         guard wanted != hold || (hold == .weak && weakTarget == nil) else { return }
-        let new: Held
+        let new: UnsafeMutableRawPointer?
         switch wanted {
-        case .strong: new = .strong(Unmanaged.passRetained(target))
-        case .zeroing: new = .zeroing(ZeroingHold(target))
+        case .strong: new = Unmanaged.passRetained(target).toOpaque()
+        case .zeroing: new = ZeroingHold(target).pointer
         case .weak:
             weakTarget = target
-            new = .weak
+            new = nil
         }
         releaseHeldTarget()
-        held = new
+        hold = wanted
+        heldTarget = new
     }
 
     /// Lets go of the target of a removed registration, so that it may linger in its chain's
@@ -92,13 +77,22 @@ final class ChainRegistration: Registration, ListedRegistration {
         releaseHeldTarget()
     }
 
+    /// Gives back the reference the hold owns, after leaving the `.weak` hold: a deinit the
+    /// release runs finds the registration holding nothing.
     private func releaseHeldTarget() {
-        switch held {
-        case .strong(let target): target.release()
-        case .zeroing(let zeroing): zeroing.release()
+        let (kind, pointer) = (hold, heldTarget)
+        hold = .weak
+        heldTarget = nil
+        switch kind {
+        case .strong: Unmanaged<AnyObject>.fromOpaque(pointer.unsafelyUnwrapped).release()
+        case .zeroing: zeroing(pointer).release()
         case .weak: break
         }
-        held = .weak
+    }
+
+    /// The zeroing hold whose reference `heldTarget` carries (in the `.zeroing` hold).
+    private func zeroing(_ pointer: UnsafeMutableRawPointer?) -> ZeroingHold {
+        ZeroingHold(owning: pointer.unsafelyUnwrapped)
     }
 
     var retention: Retention { hold == .strong ? .strong : .weak }
@@ -114,37 +108,36 @@ final class ChainRegistration: Registration, ListedRegistration {
 
     /// The target, if it is still alive (and not deinitializing).
     var target: AnyObject? {
-        switch held {
+        switch hold {
         case .weak: weakTarget
-        case .strong(let target): target.takeUnretainedValue()
-        case .zeroing(let zeroing): zeroing.target
+        case .strong: Unmanaged<AnyObject>.fromOpaque(heldTarget.unsafelyUnwrapped).takeUnretainedValue()
+        case .zeroing: zeroing(heldTarget).target
         }
     }
 
     /// Whether the target is alive (not deinitializing). For a zeroing hold this only reads the
     /// reference count, so it never runs a deinit, whoever else lets go of the target meanwhile.
     var isAlive: Bool {
-        switch held {
+        switch hold {
         case .weak: weakTarget != nil
         case .strong: true
-        case .zeroing(let zeroing): zeroing.isAlive
+        case .zeroing: zeroing(heldTarget).isAlive
         }
     }
 
     /// Whether the target is `object` and alive. A zeroing or strong hold keeps the target's
     /// memory, so no other object can have its address: the address decides.
     func holds(_ object: AnyObject) -> Bool {
-        switch held {
+        switch hold {
         case .weak: weakTarget === object
-        case .strong(let target): target.toOpaque() == Unmanaged.passUnretained(object).toOpaque()
-        case .zeroing(let zeroing): zeroing.holds(object)
+        case .strong: heldTarget == Unmanaged.passUnretained(object).toOpaque()
+        case .zeroing: zeroing(heldTarget).holds(object)
         }
     }
 
     /// Whether a zeroing hold keeps the memory of a target that has died: what a chain's
     /// sweep gives back.
     var holdsDeadAllocation: Bool {
-        guard case .zeroing(let zeroing) = held else { return false }
-        return !zeroing.isAlive
+        hold == .zeroing && !zeroing(heldTarget).isAlive
     }
 }

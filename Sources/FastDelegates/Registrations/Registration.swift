@@ -16,7 +16,9 @@ class Registration {
 
     /// What the target answers, per message id. In a ``ConcurrentDelegateChain``, guarded by the
     /// chain's mutex.
-    var responses: [UInt32: AnyHandler]
+    // Unchecked: each access is a plain read or write (under the mutex in a concurrent chain),
+    // none spans a call that could reach the registration again.
+    @exclusivity(unchecked) var responses: [UInt32: AnyHandler]
 
     /// Its sort key, set by the chain's ``RegistrationList`` (and mirrored in a C slot).
     var order: UInt64 = 0

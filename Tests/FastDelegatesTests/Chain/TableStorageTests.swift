@@ -45,4 +45,32 @@ struct TableStorageTests {
     @Test func theCChainHasNoPadding() {
         #expect(MemoryLayout<cdt_chain>.size == 104)
     }
+
+    /// The usable size of the block malloc gives a request of `bytes` (glibc: 8 bytes of header
+    /// in 16-byte steps; Darwin: 16-byte steps).
+    private static func blockSize(forRequest bytes: Int) -> Int {
+        #if canImport(Darwin)
+        (bytes + 15) / 16 * 16
+        #else
+        (bytes + 8 + 15) / 16 * 16 - 8
+        #endif
+    }
+
+    /// A chain and each of its registrations fit in 88 bytes, one malloc size class below the
+    /// 96 bytes and more they took before their flags filled the padding.
+    @Test func aChainAndItsRegistrationsAreSmall() {
+        let chain = DelegateChain()
+        let probes = [Probe("a", log: Log()), Probe("b", log: Log())]
+        chain.add(probes[0])
+        chain.add(probes[1], retention: .strong)
+        let chainObject = UnsafeRawPointer(Unmanaged.passUnretained(chain).toOpaque())
+        #expect(Self.blockSize(chainObject) <= Self.blockSize(forRequest: 88))
+        #expect(chain.list.entries.count == 2)
+        for registration in chain.list.entries {
+            let object = UnsafeRawPointer(Unmanaged.passUnretained(registration).toOpaque())
+            #expect(Self.blockSize(object) <= Self.blockSize(forRequest: 88))
+        }
+        #expect(chain.retention(of: probes[1]) == .strong)
+        #expect(chain.retention(of: probes[0]) == .weak)
+    }
 }
