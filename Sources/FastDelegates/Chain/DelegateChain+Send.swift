@@ -82,7 +82,7 @@ extension DelegateChain {
     func forEachAnswerObservedOrForwarding<Input, Output>(
         to message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool
     ) -> Bool {
-        enterPending(of: message.id)
+        enterAllPending()
         if isObservedOrForwarding { return observedWalk(message, input, body) }
         return forEachAnswer(among: table.responders(of: message), input, body)
     }

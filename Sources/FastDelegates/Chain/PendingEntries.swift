@@ -4,7 +4,9 @@
 // its registration is added: it stays *pending* (the registration's `pending`, counted per
 // message in `DispatchTable.pending`) until something first needs the responders of its message
 // (a send, a `responds(to:)`, a prepared message's refresh, an observed or forwarded walk), which
-// enters the message's pending handlers first (`DelegateChain.enterPending(of:)`). An entry is
+// enters the message's pending handlers first (`DelegateChain.enterPending(of:)`; a plain send
+// of a `Message` enters every message's, so that a chain sent plain messages, as a hand-written
+// forwarder sends them, leaves the slow path at its first send). An entry is
 // placed by its slot's sort key, so entering late keeps registration order. A chain with pending
 // handlers sets `needsSlowPath`, so a plain send reaches its out-of-line path, and each addition
 // of one gives the table a new version, so a prepared send refreshes: the hot paths pay nothing.
@@ -50,6 +52,9 @@ struct PendingMessages {
             counts.removeLast()
         }
     }
+
+    /// The messages some registration holds a pending handler of.
+    var messages: [UInt32] { counts.map(\.message) }
 
     /// Forgets every pending handler of `message`.
     mutating func removeAll(_ message: UInt32) {
@@ -101,6 +106,16 @@ extension DelegateChain {
     @usableFromInline @inline(never)
     func enterPending(of message: UInt32) {
         guard table.enterPending(of: message) else { return }
+        updateSlowPath()
+    }
+
+    /// Enters every pending handler: what a plain send of a ``Message`` does, so that a chain sent
+    /// plain messages (a hand-written forwarder's) leaves the slow path at its first send, as
+    /// before handlers were left pending. A proxy's prepared sends enter only their own message.
+    @usableFromInline @inline(never)
+    func enterAllPending() {
+        guard table.hasPending else { return }
+        for message in table.pending.messages { _ = table.enterPending(of: message) }
         updateSlowPath()
     }
 

@@ -81,6 +81,23 @@ struct PendingEntryTests {
         #expect(chain.tableStats.entries == 0)
     }
 
+    @Test("A plain send enters every pending handler: the chain's next sends take the fast path")
+    func aPlainSendEntersEverything() {
+        let log = Log()
+        let chain = DelegateChain()
+        let listener = Listener("a", implements: [Self.ticks[0].id, Self.ticks[1].id], log: log)
+        chain.add(listener, responses: listener.responses)
+        #expect(chain.needsSlowPath)
+        chain.send(Self.ticks[0], 1)
+        #expect(chain.pendingCountForTesting(of: Self.ticks[1]) == 0)
+        #expect(chain.pendingCountForTesting(of: Self.query) == 0)
+        #expect(!chain.needsSlowPath)
+        chain.send(Self.ticks[1], 2)
+        #expect(log.names(of: Self.ticks[0].id) == ["a"])
+        #expect(log.names(of: Self.ticks[1].id) == ["a"])
+        #expect(chain.invariantViolation == 0)
+    }
+
     @Test("Every path that reads a message's responders reaches its pending handlers, in order")
     func everyPathEnters() async {
         let log = Log()
