@@ -184,7 +184,7 @@ final class DispatchTable: ManagedBuffer<DispatchTableState, cdt_chain> {
         var addedPending = false
         for (message, handler) in responses where old[message] !== handler {
             if old[message] != nil {
-                if registration.pending?.contains(message) != true {
+                if registration.isEntered(message) {
                     insertEntry(registration, message: message, handler: handler)
                 }
             } else if handler.status == .unverified {
@@ -199,14 +199,11 @@ final class DispatchTable: ManagedBuffer<DispatchTableState, cdt_chain> {
 
     /// Moves `registration` to its new sort key (`order`), re-placing its entries.
     func move(_ registration: ChainRegistration) {
-        let notEntered = registration.pending ?? []
-        let entered =
-            notEntered.isEmpty ? registration.responses : registration.responses.filter { !notEntered.contains($0.key) }
-        for message in entered.keys {
+        for message in registration.responses.keys where registration.isEntered(message) {
             removeEntry(registration, message: message)
         }
         cdt_chain_set_order(chain, registration.handle, registration.order)
-        for (message, handler) in entered {
+        for (message, handler) in registration.responses where registration.isEntered(message) {
             insertEntry(registration, message: message, handler: handler)
         }
     }

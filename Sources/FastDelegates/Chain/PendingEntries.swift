@@ -47,10 +47,7 @@ struct PendingMessages {
     mutating func remove(_ message: UInt32) {
         guard let index = counts.firstIndex(where: { $0.message == message }) else { return }
         counts[index].registrations -= 1
-        if counts[index].registrations == 0 {
-            counts.swapAt(index, counts.count - 1)
-            counts.removeLast()
-        }
+        if counts[index].registrations == 0 { counts.removeUnordered(at: index) }
     }
 
     /// The messages some registration holds a pending handler of.
@@ -59,8 +56,7 @@ struct PendingMessages {
     /// Forgets every pending handler of `message`.
     mutating func removeAll(_ message: UInt32) {
         guard let index = counts.firstIndex(where: { $0.message == message }) else { return }
-        counts.swapAt(index, counts.count - 1)
-        counts.removeLast()
+        counts.removeUnordered(at: index)
     }
 }
 
@@ -71,10 +67,22 @@ extension ChainRegistration {
         if pending!.count == 1 {
             pending = nil
         } else {
-            pending!.swapAt(index, pending!.count - 1)
-            pending!.removeLast()
+            pending!.removeUnordered(at: index)
         }
         return true
+    }
+
+    /// Whether `message`'s handler is in the C table (not pending).
+    func isEntered(_ message: UInt32) -> Bool {
+        pending?.contains(message) != true
+    }
+}
+
+extension Array {
+    /// Removes the element at `index` in O(1), the last one taking its place.
+    fileprivate mutating func removeUnordered(at index: Int) {
+        swapAt(index, count - 1)
+        removeLast()
     }
 }
 

@@ -46,8 +46,8 @@ public final class ResponderCache {
             handlers[key] = responder.handlers
             return responder
         }
-        if shared.values.contains(where: { $0.status == .declined }) {
-            shared = shared.filter { $0.value.status != .declined }
+        if let kept = withoutDeclined(shared) {
+            shared = kept
             handlers[key] = shared
         }
         return AnyResponder(responder.target, handlers: shared)
@@ -81,8 +81,8 @@ public final class SendableResponderCache: Sendable {
         let own = Unchecked(responder.handlers)
         let shared = handlers.withLock { handlers in
             if let shared = handlers[key] {
-                guard shared.value.values.contains(where: { $0.status == .declined }) else { return shared }
-                let kept = Unchecked(shared.value.filter { $0.value.status != .declined })
+                guard let remaining = withoutDeclined(shared.value) else { return shared }
+                let kept = Unchecked(remaining)
                 handlers[key] = kept
                 return kept
             }
@@ -91,6 +91,13 @@ public final class SendableResponderCache: Sendable {
         }
         return AnySendableResponder(responder.target, handlers: shared.value)
     }
+}
+
+/// `handlers` less those a send found declined (see ``HandlerStatus``), or nil when none was: what
+/// every cache checks before it hands a shared set out again.
+func withoutDeclined(_ handlers: [UInt32: AnyHandler]) -> [UInt32: AnyHandler]? {
+    guard handlers.values.contains(where: { $0.status == .declined }) else { return nil }
+    return handlers.filter { $0.value.status != .declined }
 }
 
 /// What the handlers of a responder built by a protocol extension depend on: the target's exact

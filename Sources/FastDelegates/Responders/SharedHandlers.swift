@@ -10,8 +10,7 @@ package final class SharedHandlers: Sendable {
         let messages: ObjectIdentifier
 
         init(_ listener: AnyObject, _ messages: Any.Type) {
-            type = ObjectIdentifier(Swift.type(of: listener))
-            self.messages = ObjectIdentifier(messages)
+            self.init(Swift.type(of: listener), messages)
         }
 
         init(_ type: AnyObject.Type, _ messages: Any.Type) {
@@ -106,8 +105,8 @@ extension SharedHandlers.State {
         guard let found = last?.key == key ? last?.handlers : sets[key] else { return nil }
         var kept = found
         if found.checked != declines {
-            if found.value.values.contains(where: { $0.status == .declined }) {
-                kept = SharedHandlers.Handlers(value: found.value.filter { $0.value.status != .declined }, checked: 0)
+            if let remaining = withoutDeclined(found.value) {
+                kept = SharedHandlers.Handlers(value: remaining, checked: 0)
             }
             kept.checked = declines
             sets[key] = kept
