@@ -14,9 +14,13 @@
 #include "table.h"
 
 #include <stdatomic.h>
+#include <stddef.h>
+#include <string.h>
 
-// What cdt_chain.h promises of the layout: no padding on 64-bit targets.
-_Static_assert(sizeof(void *) != 8 || sizeof(cdt_chain) == 104, "cdt_chain has padding");
+// What cdt_chain.h promises of the layout: no padding on 64-bit targets, and the fields the hot
+// path reads before the inline arrays.
+_Static_assert(sizeof(void *) != 8 || sizeof(cdt_chain) == 224, "cdt_chain has padding");
+_Static_assert(sizeof(void *) != 8 || offsetof(cdt_chain, inline_slots) == 104, "cdt_chain's header has padding");
 
 static atomic_int force_collisions;
 
@@ -52,7 +56,9 @@ static uint64_t next_multiplier(void) {
 }
 
 void cdt_chain_init(cdt_chain *chain) {
-    *chain = (cdt_chain){.multiplier = atomic_load(&force_collisions) ? 0 : next_multiplier()};
+    // The fields before the inline arrays: those are written before they are read.
+    memset(chain, 0, offsetof(cdt_chain, inline_slots));
+    chain->multiplier = atomic_load(&force_collisions) ? 0 : next_multiplier();
     cdt_table_touch(chain);
 }
 
@@ -60,7 +66,7 @@ void cdt_chain_deinit(cdt_chain *chain) {
     cdt_table_free_all(chain);
     cdt_entries_free_retired(chain);
     cdt_generations_free(chain);
-    cdt_free(chain->slots);
+    if (chain->slots != chain->inline_slots) cdt_free(chain->slots);
 }
 
 cdt_chain *cdt_chain_create(void) {

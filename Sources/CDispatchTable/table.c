@@ -10,9 +10,11 @@
 #include <stdatomic.h>
 #include <string.h>
 
-// The first allocations of a tiny chain: one message fits 2 buckets (at most half full), and a
-// message's first responder an array of 1.
+// The first arrays of a tiny chain: one message fits 2 buckets (at most half full), and a
+// message's first responder an array of 1; both inside the chain (CDT_INLINE_BUCKETS, ...).
 enum { MIN_BUCKETS = 2, MIN_ENTRIES = 1 };
+_Static_assert(MIN_BUCKETS == CDT_INLINE_BUCKETS, "the first bucket array is the inline one");
+_Static_assert(MIN_ENTRIES <= CDT_INLINE_ENTRIES, "a message's first entry array fits the inline one");
 
 static _Atomic uint64_t last_version;
 
@@ -26,12 +28,19 @@ static uint32_t log2_of(uint32_t power_of_two) {
     return log;
 }
 
-// Moves every bucket into a new array of `capacity` buckets. Buckets are copied by value and
-// a dispatch holds only a span, so the old array can go at once. Returns 0, or -1 if out of
-// memory (nothing changed).
+// Moves every bucket into a new array of `capacity` buckets: the chain's inline one at its
+// capacity (never the current array: the capacity changes), else a heap one. Buckets are
+// copied by value and a dispatch holds only a span, so the old array can go (or be used
+// again) at once. Returns 0, or -1 if out of memory (nothing changed).
 static int rehash(cdt_chain *chain, uint32_t capacity) {
-    cdt_bucket *buckets = cdt_calloc(capacity, sizeof *buckets);
-    if (!buckets) return -1;
+    cdt_bucket *buckets;
+    if (capacity == CDT_INLINE_BUCKETS) {
+        buckets = chain->inline_buckets;
+        memset(buckets, 0, sizeof chain->inline_buckets);
+    } else {
+        buckets = cdt_calloc(capacity, sizeof *buckets);
+        if (!buckets) return -1;
+    }
     cdt_bucket *old = chain->buckets;
     uint32_t old_capacity = chain->bucket_capacity;
     chain->buckets = buckets;
@@ -43,7 +52,7 @@ static int rehash(cdt_chain *chain, uint32_t capacity) {
         while (buckets[i].message != 0) i = (i + 1) & (capacity - 1);
         buckets[i] = old[b];
     }
-    cdt_free(old);
+    if (old != chain->inline_buckets) cdt_free(old);
     return 0;
 }
 
@@ -121,7 +130,7 @@ static int writable(const cdt_chain *chain, const cdt_bucket *bucket) {
 // Frees the bucket's array now if it is `writable` (no dispatch reads it), else retires it.
 static void discard_array(cdt_chain *chain, const cdt_bucket *bucket, int writable) {
     if (writable) {
-        cdt_entries_free(allocation_of(bucket));
+        cdt_entries_free(chain, allocation_of(bucket));
     } else {
         cdt_entries_discard(chain, allocation_of(bucket), bucket->front, bucket->count);
     }
@@ -178,7 +187,7 @@ static int64_t find_entry(const cdt_chain *chain, const cdt_bucket *bucket, cdt_
 // new array, or NULL if out of memory (nothing changed).
 static cdt_entry *reallocate(cdt_chain *chain, cdt_bucket *bucket, uint32_t capacity, uint32_t skip, uint32_t gap,
                              int writable) {
-    cdt_entry *entries = cdt_entries_allocate(capacity);
+    cdt_entry *entries = cdt_entries_allocate(chain, capacity);
     if (!entries) return NULL;
     uint32_t out = 0;
     for (uint32_t in = 0; in < bucket->count; in++) {
@@ -321,7 +330,7 @@ void cdt_table_purge_orphans(cdt_chain *chain) {
     // wraps past the end only brings buckets from the start, already examined), so none is missed.
     for (uint32_t b = 0; b < chain->bucket_capacity; b++) {
         while (chain->buckets[b].message != 0 && chain->buckets[b].count == 0) {
-            cdt_entries_free(allocation_of(&chain->buckets[b]));
+            cdt_entries_free(chain, allocation_of(&chain->buckets[b]));
             remove_bucket(chain, b);
         }
     }
@@ -345,8 +354,8 @@ void cdt_table_rebase_slots(cdt_chain *chain) {
 
 void cdt_table_free_all(cdt_chain *chain) {
     cdt_table_touch(chain);
-    for (uint32_t b = 0; b < chain->bucket_capacity; b++) cdt_entries_free(allocation_of(&chain->buckets[b]));
-    cdt_free(chain->buckets);
+    for (uint32_t b = 0; b < chain->bucket_capacity; b++) cdt_entries_free(chain, allocation_of(&chain->buckets[b]));
+    if (chain->buckets != chain->inline_buckets) cdt_free(chain->buckets);
     chain->buckets = NULL;
     chain->bucket_capacity = 0;
     chain->bucket_used = 0;
