@@ -13,19 +13,13 @@
 // The first arrays of a tiny chain: one message fits 2 buckets (at most half full), and a
 // message's first responder an array of 1; both inside the chain (CDT_INLINE_BUCKETS, ...).
 enum { MIN_BUCKETS = 2, MIN_ENTRIES = 1 };
-_Static_assert(MIN_BUCKETS == CDT_INLINE_BUCKETS, "the first bucket array is the inline one");
-_Static_assert(MIN_ENTRIES <= CDT_INLINE_ENTRIES, "a message's first entry array fits the inline one");
+_Static_assert((int)MIN_BUCKETS == (int)CDT_INLINE_BUCKETS, "the first bucket array is the inline one");
+_Static_assert((int)MIN_ENTRIES <= (int)CDT_INLINE_ENTRIES, "a message's first entry array fits the inline one");
 
 static _Atomic uint64_t last_version;
 
 void cdt_table_touch(cdt_chain *chain) {
     chain->version = atomic_fetch_add_explicit(&last_version, 1, memory_order_relaxed) + 1;
-}
-
-static uint32_t log2_of(uint32_t power_of_two) {
-    uint32_t log = 0;
-    while ((1u << log) < power_of_two) log++;
-    return log;
 }
 
 // Moves every bucket into a new array of `capacity` buckets: the chain's inline one at its
@@ -45,7 +39,7 @@ static int rehash(cdt_chain *chain, uint32_t capacity) {
     uint32_t old_capacity = chain->bucket_capacity;
     chain->buckets = buckets;
     chain->bucket_capacity = capacity;
-    chain->shift = (uint8_t)(64 - log2_of(capacity));
+    chain->shift = (uint8_t)(64 - __builtin_ctz(capacity)); // capacity is a power of two
     for (uint32_t b = 0; b < old_capacity; b++) {
         if (old[b].message == 0) continue;
         uint32_t i = cdt_table_home(chain, old[b].message);
@@ -237,12 +231,16 @@ int cdt_table_insert(cdt_chain *chain, cdt_handle handle, uint32_t message, cons
         // Full, or a dispatch may be reading the current array: a new one, at least half free
         // so that growing stays amortized O(1); but a message's first array holds just its one
         // responder (most messages have one).
-        // Up to 2^31 entries: past it (or a test's limit) the insert fails as out of memory.
-        uint32_t limit = cdt_capacity_limit(UINT32_C(1) << 31);
-        uint64_t needed = count == 0 ? 1 : ((uint64_t)count + 1) * 2;
-        uint64_t wanted = bucket->capacity ? bucket->capacity : MIN_ENTRIES;
-        while (wanted < needed) wanted *= 2;
-        uint32_t capacity = wanted > limit ? limit : (uint32_t)wanted;
+        // Up to 2^31 entries: past it (or a test's limit, at least 1) the insert fails as out
+        // of memory.
+        uint32_t capacity = MIN_ENTRIES;
+        if (count > 0) {
+            uint32_t limit = cdt_capacity_limit(UINT32_C(1) << 31);
+            uint64_t needed = ((uint64_t)count + 1) * 2;
+            uint64_t wanted = bucket->capacity;
+            while (wanted < needed) wanted *= 2;
+            capacity = wanted > limit ? limit : (uint32_t)wanted;
+        }
         if ((uint64_t)count + 1 > capacity || !reallocate(chain, bucket, capacity, UINT32_MAX, low, in_place)) {
             if (count == 0) delete_bucket(chain, bucket);
             return -1;
@@ -353,8 +351,12 @@ void cdt_table_rebase_slots(cdt_chain *chain) {
 }
 
 void cdt_table_free_all(cdt_chain *chain) {
-    cdt_table_touch(chain);
-    for (uint32_t b = 0; b < chain->bucket_capacity; b++) cdt_entries_free(chain, allocation_of(&chain->buckets[b]));
+    // Every used bucket has an array; the empty ones have none.
+    for (uint32_t b = 0, left = chain->bucket_used; left > 0; b++) {
+        if (chain->buckets[b].message == 0) continue;
+        cdt_entries_free(chain, allocation_of(&chain->buckets[b]));
+        left--;
+    }
     if (chain->buckets != chain->inline_buckets) cdt_free(chain->buckets);
     chain->buckets = NULL;
     chain->bucket_capacity = 0;
