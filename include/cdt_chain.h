@@ -236,7 +236,9 @@ typedef enum cdt_invariant_violation {
 } cdt_invariant_violation;
 
 /// Makes `chain` (storage the caller owns, e.g. inside its own object) a new, empty chain, its
-/// hash seeded from `arc4random`. Allocates nothing, so it cannot fail: the arrays come with
+/// hash multiplier unpredictable: derived from a process-wide key drawn once from `arc4random`
+/// (so that creating a chain makes no system call) and the chain's unique version. Allocates
+/// nothing, so it cannot fail: the arrays come with
 /// the first acquisition and entry, inside the chain first (`CDT_INLINE_SLOTS`). The chain must
 /// stay at this address until `cdt_chain_deinit` (its arrays may lie inside it), and must not be
 /// copied.
@@ -317,7 +319,7 @@ cdt_invariant_violation cdt_chain_check_invariants(const cdt_chain *chain);
 void cdt_debug_set_force_collisions(int enabled);
 
 /// Benchmark and test hook: while `seed` is nonzero, chains created afterwards take their hash
-/// multipliers from a sequence that `seed` fixes (SplitMix64) instead of arc4random, so that
+/// multipliers from a sequence that `seed` fixes (SplitMix64) instead of the random key, so that
 /// where messages land, and so instruction counts, repeat from one process to the next. 0
 /// restores unpredictable seeds (the default, which keeps bucket placement unguessable).
 void cdt_debug_set_hash_seed(uint64_t seed);
