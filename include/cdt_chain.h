@@ -6,7 +6,8 @@
 //   owns (inside the owner's own allocation, say) and `cdt_chain_deinit` frees what it points
 //   to, leaving the storage to the caller; `cdt_chain_create` / `cdt_chain_destroy` do the same
 //   in a chain-sized allocation of their own. A chain never moves once initialized (its slot
-//   array's addresses are kept in the entries). The chain owns every array it points to.
+//   array's addresses are kept in the entries, and its first arrays lie inside it: see
+//   `CDT_INLINE_SLOTS`). The chain owns every array it points to.
 // - A slot's `object` is an opaque pointer the caller stores; the chain never dereferences,
 //   retains or frees it. The caller keeps that object alive while its slot is acquired and,
 //   if a dispatch is running (depth > 0), until the outermost dispatch has left.
@@ -119,15 +120,35 @@ typedef struct cdt_span {
     size_t count;
 } cdt_span;
 
-struct cdt_retired;
+/// The hidden header in front of every entry array (entries.c), so that retiring one needs no
+/// allocation. Internal: public only because the chain holds one inline array (below).
+struct cdt_retired {
+    struct cdt_retired *next;
+    union {
+        struct {
+            uint32_t first; // while retired: entries [first, first + count) were in use
+            uint32_t count;
+        };
+        uint64_t window; // while current: the copy window it was made in (0: none)
+    };
+};
 struct cdt_generation_skip;
+
+/// The chain's first arrays live inside it (small-buffer optimization), so that a chain of one
+/// target answering one message allocates nothing: its first slot array (`CDT_INLINE_SLOTS`
+/// slots), bucket array (`CDT_INLINE_BUCKETS` buckets: one message, at most half full) and one
+/// entry array (`CDT_INLINE_ENTRIES` entries, with its header). Past them the arrays grow on the
+/// heap; an inline array left is used again only where a heap array would be freed and
+/// reallocated, so a dispatch never sees one rewritten while it may read it.
+enum { CDT_INLINE_SLOTS = 1, CDT_INLINE_BUCKETS = 2, CDT_INLINE_ENTRIES = 1 };
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "cdt_chain reads depth and pending as one little-endian word (depth_and_pending)"
 #endif
 
 /// A chain. Fields are public for the inline hot path; change them only through functions.
-/// Ordered so that no padding is left (104 bytes on 64-bit targets).
+/// Ordered so that no padding is left (224 bytes on 64-bit targets): the fields the hot path
+/// reads in the first 104 bytes, then the inline arrays (see `CDT_INLINE_SLOTS`).
 typedef struct cdt_chain {
     cdt_slot *slots;
     uint32_t slot_count;      // high-water mark: slots [0, slot_count) have been used
@@ -141,6 +162,7 @@ typedef struct cdt_chain {
     uint8_t shift;            // 64 - log2(bucket_capacity): see `cdt_home_bucket`
     uint8_t rescan;           // 1: collect `skip` before issuing the next generation
     uint8_t orphans;          // 1: the table may hold orphaned entries (see above)
+    uint8_t inline_entries_taken; // 1: a bucket holds `inline_entries`, or it is retired
     uint32_t last_generation; // the generation issued last (0 before the first)
     union {
         struct {
@@ -155,6 +177,10 @@ typedef struct cdt_chain {
     struct cdt_generation_skip *skip; // generations in use ahead of the counter, or NULL
     uint64_t version;         // new, and unique across chains, with every change of the table
     uint64_t fresh_serial;    // the open copy window (arrays copied in it record it), counting from 1
+    cdt_slot inline_slots[CDT_INLINE_SLOTS];       // the first slot array
+    cdt_bucket inline_buckets[CDT_INLINE_BUCKETS]; // the bucket array while it has this capacity
+    struct cdt_retired inline_header;             // `inline_entries`' header, right before it
+    cdt_entry inline_entries[CDT_INLINE_ENTRIES];  // an entry array of up to this capacity
 } cdt_chain;
 
 /// Sizes for inspection and tests.
@@ -204,12 +230,18 @@ typedef enum cdt_invariant_violation {
     CDT_INVARIANT_PENDING_CLEAR = 14,
     /// An entry's `slot_address` is not the address of its slot.
     CDT_INVARIANT_ENTRY_ADDRESS = 15,
+    /// An inline array is used with another capacity than its own, or the inline entry array is
+    /// held by two buckets or the retired list at once, or marked taken while no one holds it.
+    CDT_INVARIANT_INLINE_ARRAYS = 16,
 } cdt_invariant_violation;
 
 /// Makes `chain` (storage the caller owns, e.g. inside its own object) a new, empty chain, its
-/// hash seeded from `arc4random`. Allocates nothing, so it cannot fail: the arrays come with
-/// the first acquisition and entry. The chain must stay at this address until
-/// `cdt_chain_deinit`.
+/// hash multiplier unpredictable: derived from a process-wide key drawn once from `arc4random`
+/// (so that creating a chain makes no system call) and the chain's unique version. Allocates
+/// nothing, so it cannot fail: the arrays come with
+/// the first acquisition and entry, inside the chain first (`CDT_INLINE_SLOTS`). The chain must
+/// stay at this address until `cdt_chain_deinit` (its arrays may lie inside it), and must not be
+/// copied.
 void cdt_chain_init(cdt_chain *chain);
 
 /// Frees everything `chain` owns, not its own storage, which stays the caller's: the chain is
@@ -287,7 +319,7 @@ cdt_invariant_violation cdt_chain_check_invariants(const cdt_chain *chain);
 void cdt_debug_set_force_collisions(int enabled);
 
 /// Benchmark and test hook: while `seed` is nonzero, chains created afterwards take their hash
-/// multipliers from a sequence that `seed` fixes (SplitMix64) instead of arc4random, so that
+/// multipliers from a sequence that `seed` fixes (SplitMix64) instead of the random key, so that
 /// where messages land, and so instruction counts, repeat from one process to the next. 0
 /// restores unpredictable seeds (the default, which keeps bucket placement unguessable).
 void cdt_debug_set_hash_seed(uint64_t seed);

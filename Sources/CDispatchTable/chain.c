@@ -14,9 +14,13 @@
 #include "table.h"
 
 #include <stdatomic.h>
+#include <stddef.h>
+#include <string.h>
 
-// What cdt_chain.h promises of the layout: no padding on 64-bit targets.
-_Static_assert(sizeof(void *) != 8 || sizeof(cdt_chain) == 104, "cdt_chain has padding");
+// What cdt_chain.h promises of the layout: no padding on 64-bit targets, and the fields the hot
+// path reads before the inline arrays.
+_Static_assert(sizeof(void *) != 8 || sizeof(cdt_chain) == 224, "cdt_chain has padding");
+_Static_assert(sizeof(void *) != 8 || offsetof(cdt_chain, inline_slots) == 104, "cdt_chain's header has padding");
 
 static atomic_int force_collisions;
 
@@ -34,33 +38,58 @@ void cdt_chain_debug_set_next_generation(cdt_chain *chain, uint32_t next) {
     cdt_generations_set_next(chain, next);
 }
 
-static _Atomic uint64_t hash_seed; // 0: multipliers from arc4random
+static _Atomic uint64_t hash_seed; // 0: unpredictable multipliers (multiplier_key)
 
 void cdt_debug_set_hash_seed(uint64_t seed) {
     atomic_store(&hash_seed, seed);
 }
 
-// An odd multiplier: unpredictable, or the next of the fixed sequence while a seed is set.
-static uint64_t next_multiplier(void) {
-    const uint64_t golden = 0x9E3779B97F4A7C15u;
-    uint64_t seed = atomic_load(&hash_seed);
-    if (seed == 0) return cdt_random64() | 1;
-    uint64_t z = atomic_fetch_add(&hash_seed, golden) + golden;
+// The process's secret for unpredictable multipliers: 64 bits of arc4random, drawn once (0 until
+// then), so that a chain's creation makes no system call (arc4random may make one or two).
+static _Atomic uint64_t multiplier_key;
+
+static const uint64_t golden = 0x9E3779B97F4A7C15u;
+
+// SplitMix64's output function: a bijection that spreads every input bit over the output.
+static uint64_t mix64(uint64_t z) {
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
-    return (z ^ (z >> 31)) | 1;
+    return z ^ (z >> 31);
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+__attribute__((cold, noinline))
+#endif
+static uint64_t draw_multiplier_key(void) {
+    uint64_t key = cdt_random64() | 1, none = 0;
+    // Another thread may have drawn one first: everyone keeps the one stored.
+    return atomic_compare_exchange_strong(&multiplier_key, &none, key) ? key : none;
+}
+
+// An odd multiplier for a chain whose (unique) version is `version`: element `version` of the
+// SplitMix64 sequence the secret key starts, unpredictable without the key; or the next of the
+// fixed sequence while a seed is set.
+static uint64_t next_multiplier(uint64_t version) {
+    if (atomic_load_explicit(&hash_seed, memory_order_relaxed) != 0) {
+        return mix64(atomic_fetch_add(&hash_seed, golden) + golden) | 1;
+    }
+    uint64_t key = atomic_load_explicit(&multiplier_key, memory_order_relaxed);
+    if (__builtin_expect(key == 0, 0)) key = draw_multiplier_key();
+    return mix64(key + version * golden) | 1;
 }
 
 void cdt_chain_init(cdt_chain *chain) {
-    *chain = (cdt_chain){.multiplier = atomic_load(&force_collisions) ? 0 : next_multiplier()};
+    // The fields before the inline arrays: those are written before they are read.
+    memset(chain, 0, offsetof(cdt_chain, inline_slots));
     cdt_table_touch(chain);
+    chain->multiplier = atomic_load_explicit(&force_collisions, memory_order_relaxed) ? 0 : next_multiplier(chain->version);
 }
 
 void cdt_chain_deinit(cdt_chain *chain) {
     cdt_table_free_all(chain);
-    cdt_entries_free_retired(chain);
-    cdt_generations_free(chain);
-    cdt_free(chain->slots);
+    if (chain->retired) cdt_entries_free_retired(chain);
+    if (chain->skip) cdt_generations_free(chain);
+    if (chain->slots != chain->inline_slots) cdt_free(chain->slots);
 }
 
 cdt_chain *cdt_chain_create(void) {

@@ -7,6 +7,8 @@
 #include "alloc.h"
 #include "table.h"
 
+_Static_assert(CDT_INLINE_SLOTS < 32, "compaction never reallocates the inline slot array");
+
 int cdt_chain_compact(cdt_chain *chain) {
     if (chain->depth != 0 || chain->slot_count < 32 || (uint64_t)chain->live_slots * 2 >= chain->slot_count) return 0;
     uint32_t *remap = cdt_malloc((size_t)chain->slot_count * sizeof *remap);
@@ -25,7 +27,8 @@ int cdt_chain_compact(cdt_chain *chain) {
     chain->slot_count = live;
     chain->free_head = 0;
     // Smaller than before: live * 2 < the old slot_count (so it fits in 32 bits), and the old
-    // slot_count >= 32 > 16. Past the capacity limit (a test's), the larger array stays.
+    // slot_count >= 32 > 16. Past the capacity limit (a test's), the larger array stays. The
+    // array is a heap one: 32 slots are past the inline array (CDT_INLINE_SLOTS).
     uint64_t wanted = (uint64_t)live * 2 > 16 ? (uint64_t)live * 2 : 16;
     uint32_t capacity = (uint32_t)wanted;
     cdt_slot *shrunk = wanted <= cdt_capacity_limit(UINT32_MAX)

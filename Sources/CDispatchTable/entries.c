@@ -4,25 +4,40 @@
 
 #include "alloc.h"
 
-// Entry arrays carry a hidden header in front, so that retiring one needs no allocation. While
-// retired it records which of its entries were in use (a dispatch may still read those); while
-// current, the copy window it was made in (0: none; see `cdt_entries_set_window`).
-struct cdt_retired {
-    struct cdt_retired *next;
-    union {
-        struct {
-            uint32_t first; // while retired: entries [first, first + count) were in use
-            uint32_t count;
-        };
-        uint64_t window; // while current
-    };
-};
+#include <stddef.h>
 
-cdt_entry *cdt_entries_allocate(uint32_t capacity) {
-    struct cdt_retired *header = cdt_malloc(sizeof *header + (size_t)capacity * sizeof(cdt_entry));
-    if (!header) return NULL;
+// Entry arrays carry a hidden header in front (struct cdt_retired, cdt_chain.h), so that retiring
+// one needs no allocation. While retired it records which of its entries were in use (a dispatch
+// may still read those); while current, the copy window it was made in (0: none; see
+// `cdt_entries_set_window`).
+//
+// The chain's inline array (`inline_header` and `inline_entries`) is handed out as an allocation
+// would be, while no bucket and no retired list holds it (`inline_entries_taken`), and taken back
+// where a heap array would be freed: so it is rewritten only when a heap array in its place could
+// have been freed and allocated again, which the callers already make safe for dispatches.
+_Static_assert(offsetof(cdt_chain, inline_entries) == offsetof(cdt_chain, inline_header) + sizeof(struct cdt_retired),
+               "the inline entries follow their header");
+
+cdt_entry *cdt_entries_allocate(cdt_chain *chain, uint32_t capacity) {
+    struct cdt_retired *header;
+    if (capacity <= CDT_INLINE_ENTRIES && !chain->inline_entries_taken) {
+        chain->inline_entries_taken = 1;
+        header = &chain->inline_header;
+    } else {
+        header = cdt_malloc(sizeof *header + (size_t)capacity * sizeof(cdt_entry));
+        if (!header) return NULL;
+    }
     header->window = 0;
     return (cdt_entry *)(header + 1);
+}
+
+// Frees an array's allocation, or gives the inline array back.
+static void free_block(cdt_chain *chain, struct cdt_retired *header) {
+    if (header == &chain->inline_header) {
+        chain->inline_entries_taken = 0;
+    } else {
+        cdt_free(header);
+    }
 }
 
 void cdt_entries_set_window(cdt_entry *entries, uint64_t window) {
@@ -33,14 +48,14 @@ uint64_t cdt_entries_window(const cdt_entry *entries) {
     return ((const struct cdt_retired *)entries - 1)->window;
 }
 
-void cdt_entries_free(cdt_entry *entries) {
-    if (entries) cdt_free((struct cdt_retired *)entries - 1);
+void cdt_entries_free(cdt_chain *chain, cdt_entry *entries) {
+    if (entries) free_block(chain, (struct cdt_retired *)entries - 1);
 }
 
 void cdt_entries_discard(cdt_chain *chain, cdt_entry *entries, uint32_t first, uint32_t count) {
     if (!entries) return;
     if (chain->depth == 0) {
-        cdt_entries_free(entries);
+        cdt_entries_free(chain, entries);
         return;
     }
     struct cdt_retired *header = (struct cdt_retired *)entries - 1;
@@ -54,7 +69,7 @@ void cdt_entries_free_retired(cdt_chain *chain) {
     chain->retired = NULL;
     while (block) {
         struct cdt_retired *next = block->next;
-        cdt_free(block);
+        free_block(chain, block);
         block = next;
     }
 }

@@ -6,8 +6,9 @@
 
 #include "cdt_chain.h"
 
-/// A new, uninitialized array of `capacity` entries, or NULL if out of memory.
-cdt_entry *cdt_entries_allocate(uint32_t capacity);
+/// A new, uninitialized array of `capacity` entries: the chain's inline array when it is free and
+/// large enough, else a heap one; NULL if out of memory.
+cdt_entry *cdt_entries_allocate(cdt_chain *chain, uint32_t capacity);
 
 /// Records in the array (an allocation, not NULL) the copy window it was made in (see
 /// `cdt_chain.h`, `fresh_serial`). A new array has window 0, which no window has.
@@ -16,14 +17,14 @@ void cdt_entries_set_window(cdt_entry *entries, uint64_t window);
 /// The copy window recorded in the array (an allocation, not NULL).
 uint64_t cdt_entries_window(const cdt_entry *entries);
 
-/// Frees an array now (NULL is ignored).
-void cdt_entries_free(cdt_entry *entries);
+/// Frees an array now, or gives the inline array back (NULL is ignored).
+void cdt_entries_free(cdt_chain *chain, cdt_entry *entries);
 
 /// Frees `entries` now, or retires them until the depth is 0 if a dispatch may be reading
 /// them; entries [first, first + count) are the ones in use. Never allocates.
 void cdt_entries_discard(cdt_chain *chain, cdt_entry *entries, uint32_t first, uint32_t count);
 
-/// Frees every retired array.
+/// Frees every retired array (gives the inline one back).
 void cdt_entries_free_retired(cdt_chain *chain);
 
 /// How many arrays are retired. O(retired).

@@ -100,9 +100,33 @@ static cdt_invariant_violation check_table(const cdt_chain *chain) {
     return CDT_INVARIANT_OK;
 }
 
+// The inline arrays (cdt_chain.h): each in use at its own capacity, and the entry array held by
+// one bucket or the retired list exactly while it is marked taken.
+static cdt_invariant_violation check_inline_arrays(const cdt_chain *chain) {
+    if (chain->slots == chain->inline_slots && chain->slot_capacity != CDT_INLINE_SLOTS) {
+        return CDT_INVARIANT_INLINE_ARRAYS;
+    }
+    if ((chain->buckets == chain->inline_buckets) != (chain->bucket_capacity == CDT_INLINE_BUCKETS)) {
+        return CDT_INVARIANT_INLINE_ARRAYS;
+    }
+    const cdt_entry *inline_entries = chain->inline_entries;
+    uint32_t holders = 0;
+    for (uint32_t b = 0; b < chain->bucket_capacity; b++) {
+        const cdt_bucket *bucket = &chain->buckets[b];
+        if (bucket->message == 0 || bucket->entries - bucket->front != inline_entries) continue;
+        if (bucket->capacity > CDT_INLINE_ENTRIES) return CDT_INVARIANT_INLINE_ARRAYS;
+        holders++;
+    }
+    for (const struct cdt_retired *block = chain->retired; block; block = block->next) {
+        if (block == &chain->inline_header) holders++;
+    }
+    return holders == chain->inline_entries_taken ? CDT_INVARIANT_OK : CDT_INVARIANT_INLINE_ARRAYS;
+}
+
 cdt_invariant_violation cdt_chain_check_invariants(const cdt_chain *chain) {
     cdt_invariant_violation violation = check_slots(chain);
     if (violation == CDT_INVARIANT_OK) violation = check_table(chain);
+    if (violation == CDT_INVARIANT_OK) violation = check_inline_arrays(chain);
     if (violation == CDT_INVARIANT_OK && (chain->retired || chain->orphans || chain->fresh_depth) && !chain->pending) {
         violation = CDT_INVARIANT_PENDING_CLEAR;
     }

@@ -5,16 +5,31 @@
 
 #include "alloc.h"
 
+#include <string.h>
+
 int cdt_slots_reserve(cdt_chain *chain) {
     if (chain->free_head != 0 || chain->slot_count < chain->slot_capacity) return 0;
     if (chain->slot_count == UINT32_MAX) return -1;
-    // One slot first (most chains have one target), then 4 (a chain with more has a few, so that
-    // it grows once on its way to 4), doubling from there.
-    uint32_t capacity = chain->slot_capacity > 1 ? chain->slot_capacity * 2 : chain->slot_capacity ? 4 : 1;
+    if (chain->slot_capacity == 0) {
+        // Most chains have one target: the first array is the chain's own (allocates nothing).
+        chain->slots = chain->inline_slots;
+        chain->slot_capacity = CDT_INLINE_SLOTS;
+        return 0;
+    }
+    // Then 4 (a chain with more has a few, so that it grows once on its way to 4), doubling from
+    // there; on the heap for good (the inline array is left and never used again).
+    uint32_t capacity = chain->slot_capacity > 1 ? chain->slot_capacity * 2 : 4;
     if (capacity < chain->slot_capacity) capacity = UINT32_MAX;
     // The caller points the entries at the new array (cdt_entry): the old one may go at once.
-    cdt_slot *grown = cdt_realloc(chain->slots, (size_t)capacity * sizeof *grown);
-    if (!grown) return -1;
+    cdt_slot *grown;
+    if (chain->slots == chain->inline_slots) {
+        grown = cdt_malloc((size_t)capacity * sizeof *grown);
+        if (!grown) return -1;
+        memcpy(grown, chain->slots, (size_t)chain->slot_count * sizeof *grown);
+    } else {
+        grown = cdt_realloc(chain->slots, (size_t)capacity * sizeof *grown);
+        if (!grown) return -1;
+    }
     chain->slots = grown;
     chain->slot_capacity = capacity;
     return 0;

@@ -10,9 +10,11 @@
 #include <stdatomic.h>
 #include <string.h>
 
-// The first allocations of a tiny chain: one message fits 2 buckets (at most half full), and a
-// message's first responder an array of 1.
+// The first arrays of a tiny chain: one message fits 2 buckets (at most half full), and a
+// message's first responder an array of 1; both inside the chain (CDT_INLINE_BUCKETS, ...).
 enum { MIN_BUCKETS = 2, MIN_ENTRIES = 1 };
+_Static_assert((int)MIN_BUCKETS == (int)CDT_INLINE_BUCKETS, "the first bucket array is the inline one");
+_Static_assert((int)MIN_ENTRIES <= (int)CDT_INLINE_ENTRIES, "a message's first entry array fits the inline one");
 
 static _Atomic uint64_t last_version;
 
@@ -20,30 +22,31 @@ void cdt_table_touch(cdt_chain *chain) {
     chain->version = atomic_fetch_add_explicit(&last_version, 1, memory_order_relaxed) + 1;
 }
 
-static uint32_t log2_of(uint32_t power_of_two) {
-    uint32_t log = 0;
-    while ((1u << log) < power_of_two) log++;
-    return log;
-}
-
-// Moves every bucket into a new array of `capacity` buckets. Buckets are copied by value and
-// a dispatch holds only a span, so the old array can go at once. Returns 0, or -1 if out of
-// memory (nothing changed).
+// Moves every bucket into a new array of `capacity` buckets: the chain's inline one at its
+// capacity (never the current array: the capacity changes), else a heap one. Buckets are
+// copied by value and a dispatch holds only a span, so the old array can go (or be used
+// again) at once. Returns 0, or -1 if out of memory (nothing changed).
 static int rehash(cdt_chain *chain, uint32_t capacity) {
-    cdt_bucket *buckets = cdt_calloc(capacity, sizeof *buckets);
-    if (!buckets) return -1;
+    cdt_bucket *buckets;
+    if (capacity == CDT_INLINE_BUCKETS) {
+        buckets = chain->inline_buckets;
+        memset(buckets, 0, sizeof chain->inline_buckets);
+    } else {
+        buckets = cdt_calloc(capacity, sizeof *buckets);
+        if (!buckets) return -1;
+    }
     cdt_bucket *old = chain->buckets;
     uint32_t old_capacity = chain->bucket_capacity;
     chain->buckets = buckets;
     chain->bucket_capacity = capacity;
-    chain->shift = (uint8_t)(64 - log2_of(capacity));
+    chain->shift = (uint8_t)(64 - __builtin_ctz(capacity)); // capacity is a power of two
     for (uint32_t b = 0; b < old_capacity; b++) {
         if (old[b].message == 0) continue;
         uint32_t i = cdt_table_home(chain, old[b].message);
         while (buckets[i].message != 0) i = (i + 1) & (capacity - 1);
         buckets[i] = old[b];
     }
-    cdt_free(old);
+    if (old != chain->inline_buckets) cdt_free(old);
     return 0;
 }
 
@@ -121,7 +124,7 @@ static int writable(const cdt_chain *chain, const cdt_bucket *bucket) {
 // Frees the bucket's array now if it is `writable` (no dispatch reads it), else retires it.
 static void discard_array(cdt_chain *chain, const cdt_bucket *bucket, int writable) {
     if (writable) {
-        cdt_entries_free(allocation_of(bucket));
+        cdt_entries_free(chain, allocation_of(bucket));
     } else {
         cdt_entries_discard(chain, allocation_of(bucket), bucket->front, bucket->count);
     }
@@ -178,7 +181,7 @@ static int64_t find_entry(const cdt_chain *chain, const cdt_bucket *bucket, cdt_
 // new array, or NULL if out of memory (nothing changed).
 static cdt_entry *reallocate(cdt_chain *chain, cdt_bucket *bucket, uint32_t capacity, uint32_t skip, uint32_t gap,
                              int writable) {
-    cdt_entry *entries = cdt_entries_allocate(capacity);
+    cdt_entry *entries = cdt_entries_allocate(chain, capacity);
     if (!entries) return NULL;
     uint32_t out = 0;
     for (uint32_t in = 0; in < bucket->count; in++) {
@@ -228,12 +231,16 @@ int cdt_table_insert(cdt_chain *chain, cdt_handle handle, uint32_t message, cons
         // Full, or a dispatch may be reading the current array: a new one, at least half free
         // so that growing stays amortized O(1); but a message's first array holds just its one
         // responder (most messages have one).
-        // Up to 2^31 entries: past it (or a test's limit) the insert fails as out of memory.
-        uint32_t limit = cdt_capacity_limit(UINT32_C(1) << 31);
-        uint64_t needed = count == 0 ? 1 : ((uint64_t)count + 1) * 2;
-        uint64_t wanted = bucket->capacity ? bucket->capacity : MIN_ENTRIES;
-        while (wanted < needed) wanted *= 2;
-        uint32_t capacity = wanted > limit ? limit : (uint32_t)wanted;
+        // Up to 2^31 entries: past it (or a test's limit, at least 1) the insert fails as out
+        // of memory.
+        uint32_t capacity = MIN_ENTRIES;
+        if (count > 0) {
+            uint32_t limit = cdt_capacity_limit(UINT32_C(1) << 31);
+            uint64_t needed = ((uint64_t)count + 1) * 2;
+            uint64_t wanted = bucket->capacity;
+            while (wanted < needed) wanted *= 2;
+            capacity = wanted > limit ? limit : (uint32_t)wanted;
+        }
         if ((uint64_t)count + 1 > capacity || !reallocate(chain, bucket, capacity, UINT32_MAX, low, in_place)) {
             if (count == 0) delete_bucket(chain, bucket);
             return -1;
@@ -321,7 +328,7 @@ void cdt_table_purge_orphans(cdt_chain *chain) {
     // wraps past the end only brings buckets from the start, already examined), so none is missed.
     for (uint32_t b = 0; b < chain->bucket_capacity; b++) {
         while (chain->buckets[b].message != 0 && chain->buckets[b].count == 0) {
-            cdt_entries_free(allocation_of(&chain->buckets[b]));
+            cdt_entries_free(chain, allocation_of(&chain->buckets[b]));
             remove_bucket(chain, b);
         }
     }
@@ -344,9 +351,13 @@ void cdt_table_rebase_slots(cdt_chain *chain) {
 }
 
 void cdt_table_free_all(cdt_chain *chain) {
-    cdt_table_touch(chain);
-    for (uint32_t b = 0; b < chain->bucket_capacity; b++) cdt_entries_free(allocation_of(&chain->buckets[b]));
-    cdt_free(chain->buckets);
+    // Every used bucket has an array; the empty ones have none.
+    for (uint32_t b = 0, left = chain->bucket_used; left > 0; b++) {
+        if (chain->buckets[b].message == 0) continue;
+        cdt_entries_free(chain, allocation_of(&chain->buckets[b]));
+        left--;
+    }
+    if (chain->buckets != chain->inline_buckets) cdt_free(chain->buckets);
     chain->buckets = NULL;
     chain->bucket_capacity = 0;
     chain->bucket_used = 0;

@@ -18,8 +18,8 @@ static inline int cdt_table_is_orphan(const cdt_chain *chain, const cdt_entry *e
 }
 
 /// Gives the chain a new table version, unique across chains (see `cdt_span_cache`): called by
-/// every function here that changes a bucket, its entries or the bucket array, and when a chain
-/// is created.
+/// every function here that changes a bucket, its entries or the bucket array (but freeing them
+/// all at deinit), and when a chain is created.
 void cdt_table_touch(cdt_chain *chain);
 
 /// Adds `handler` as the responder of live `handle`'s target for `message` (not 0), placed by
@@ -51,7 +51,8 @@ void cdt_table_remap_slots(cdt_chain *chain, const uint32_t *remap);
 /// moved). In place: entries keep their arrays, so spans stay valid.
 void cdt_table_rebase_slots(cdt_chain *chain);
 
-/// Frees every bucket and entry array.
+/// Frees every bucket and entry array, for `cdt_chain_deinit` (the table's version stays: a
+/// chain is initialized anew before it is used again).
 void cdt_table_free_all(cdt_chain *chain);
 
 #endif

@@ -19,8 +19,8 @@ struct OutOfMemoryTests {
         #expect(chain == nil)
     }
 
-    /// A chain initialized in its owner's storage allocates nothing until it is used, so that
-    /// step cannot fail; its first acquisition and entry allocate, and deinit frees them.
+    /// A chain initialized in its owner's storage allocates nothing, so that step cannot fail; nor
+    /// do its first acquisition and entry (the arrays inside the chain), and deinit leaves them.
     @Test func initInPlaceAllocatesNothing() {
         let storage = UnsafeMutablePointer<cdt_chain>.allocate(capacity: 1)
         defer { storage.deallocate() }
@@ -28,37 +28,91 @@ struct OutOfMemoryTests {
         #expect(!failed)
         #expect(storage.pointee.slots == nil && storage.pointee.buckets == nil)
         var handle = cdt_handle()
-        #expect(cdt_chain_acquire(storage, TestChain.object(1), 1, &handle) == 0)
-        #expect(cdt_chain_insert_entry(storage, handle, 3, TestChain.handler(1)) == 0)
+        let (_, firstUseFailed) = failing {
+            #expect(cdt_chain_acquire(storage, TestChain.object(1), 1, &handle) == 0)
+            #expect(cdt_chain_insert_entry(storage, handle, 3, TestChain.handler(1)) == 0)
+        }
+        #expect(!firstUseFailed)
         #expect(cdt_chain_lookup(storage, 3).count == 1)
         #expect(cdt_chain_check_invariants(storage) == CDT_INVARIANT_OK)
         cdt_chain_deinit(storage)
     }
 
+    /// The first acquisition takes the chain's inline slot and cannot fail; the second moves the
+    /// slots to the heap, and failing that changes nothing.
     @Test func acquireFailsAndChangesNothing() {
         let chain = TestChain(forcedCollisions: false)
+        let a = chain.acquire(1, order: 1)
+        chain.insert(a, 3, handler: 1)
+        let inline = chain.raw.pointee.slots
         var handle = cdt_handle()
-        let (rc, failed) = failing { cdt_chain_acquire(chain.raw, TestChain.object(1), 1, &handle) }
+        let (rc, failed) = failing { cdt_chain_acquire(chain.raw, TestChain.object(2), 2, &handle) }
         #expect(failed)
         #expect(rc == -1)
-        #expect(chain.stats.live_slots == 0)
-        #expect(chain.acquire(1, order: 1).generation == 1)
+        #expect(chain.stats.live_slots == 1)
+        #expect(chain.stats.slot_capacity == 1)
+        #expect(chain.raw.pointee.slots == inline)
+        #expect(chain.invariants == CDT_INVARIANT_OK)
+        #expect(chain.acquire(2, order: 2).generation == 2)
+        #expect(chain.objects(3) == [1])
         #expect(chain.invariants == CDT_INVARIANT_OK)
     }
 
-    @Test(arguments: [Int64(0), 1])
-    func insertFailsAndChangesNothing(after: Int64) {
+    /// A message's first entry goes into the chain's inline arrays and cannot fail; a second
+    /// message needs a heap bucket array (allocation 0) and entry array (allocation 1), and
+    /// failing either changes nothing, during a dispatch too.
+    @Test(arguments: [Int64(0), 1], [false, true])
+    func insertFailsAndChangesNothing(after: Int64, dispatching: Bool) {
         let chain = TestChain(forcedCollisions: false)
         let a = chain.acquire(1, order: 1)
-        // The first entry needs the bucket array (allocation 0) and an entry array (allocation 1).
-        let (rc, failed) = failing(after: after) { cdt_chain_insert_entry(chain.raw, a, 3, TestChain.handler(1)) }
+        let (first, firstFailed) = failing { cdt_chain_insert_entry(chain.raw, a, 3, TestChain.handler(1)) }
+        #expect(!firstFailed)
+        #expect(first == 0)
+        let buckets = chain.raw.pointee.buckets
+        if dispatching { cdt_chain_enter(chain.raw) }
+        let (rc, failed) = failing(after: after) { cdt_chain_insert_entry(chain.raw, a, 4, TestChain.handler(2)) }
         #expect(failed)
         #expect(rc == -1)
-        #expect(chain.stats.entries == 0)
-        #expect(chain.stats.messages == 0)
+        #expect(chain.stats.entries == 1)
+        #expect(chain.stats.messages == 1)
+        // Failing the entry array (allocation 1) leaves the grown, still valid, bucket array.
+        if after == 0 { #expect(chain.raw.pointee.buckets == buckets) }
         #expect(chain.invariants == CDT_INVARIANT_OK)
-        chain.insert(a, 3, handler: 1)
+        chain.insert(a, 4, handler: 2)
         #expect(chain.objects(3) == [1])
+        #expect(chain.objects(4) == [1])
+        if dispatching {
+            _ = cdt_chain_leave(chain.raw)
+            cdt_chain_reclaim(chain.raw)
+        }
+        #expect(chain.invariants == CDT_INVARIANT_OK)
+    }
+
+    /// A second responder moves a message's entries out of the chain's inline array: failing that
+    /// changes nothing (the inline array stays in use), during a dispatch too.
+    @Test(arguments: [false, true])
+    func leavingTheInlineEntryArrayFailsAndChangesNothing(dispatching: Bool) {
+        let chain = TestChain(forcedCollisions: false)
+        let a = chain.acquire(1, order: 1)
+        chain.insert(a, 3, handler: 1)
+        let b = chain.acquire(2, order: 2)
+        let inline = cdt_chain_lookup(chain.raw, 3).entries
+        if dispatching { cdt_chain_enter(chain.raw) }
+        let (rc, failed) = failing { cdt_chain_insert_entry(chain.raw, b, 3, TestChain.handler(2)) }
+        #expect(failed)
+        #expect(rc == -1)
+        #expect(cdt_chain_lookup(chain.raw, 3).entries == inline)
+        #expect(chain.objects(3) == [1])
+        #expect(chain.stats.retired_blocks == 0)
+        #expect(chain.invariants == CDT_INVARIANT_OK)
+        chain.insert(b, 3, handler: 2)
+        #expect(chain.objects(3) == [1, 2])
+        if dispatching {
+            #expect(chain.stats.retired_blocks == 1) // the inline array, read by the dispatch
+            _ = cdt_chain_leave(chain.raw)
+            cdt_chain_reclaim(chain.raw)
+        }
+        #expect(chain.invariants == CDT_INVARIANT_OK)
     }
 
     @Test func aRemovalDuringADispatchFailsAndChangesNothing() {
@@ -133,6 +187,8 @@ struct OutOfMemoryTests {
     @Test func theWrapFailsCleanlyWithoutMemoryForItsSkipList() {
         let chain = TestChain(forcedCollisions: false)
         let a = chain.acquire(1, order: 1)
+        // The slot array's growth past its inline slot, out of the way (generation 2 is free again).
+        chain.release(chain.acquire(9, order: 9), messages: [])
         cdt_chain_debug_set_next_generation(chain.raw, UInt32.max)
         var handle = cdt_handle()
         let (rc, failed) = failing { cdt_chain_acquire(chain.raw, TestChain.object(2), 2, &handle) }

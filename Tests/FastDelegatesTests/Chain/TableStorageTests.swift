@@ -41,9 +41,60 @@ struct TableStorageTests {
         #expect(chain.invariantViolation == 0)
     }
 
-    /// The C chain's fields leave no padding (cdt_chain.h).
+    /// The C chain's fields leave no padding (cdt_chain.h): 104 bytes, then its inline arrays.
     @Test func theCChainHasNoPadding() {
-        #expect(MemoryLayout<cdt_chain>.size == 104)
+        #expect(MemoryLayout<cdt_chain>.size == 224)
+        #expect(MemoryLayout<cdt_chain>.offset(of: \.inline_slots) == 104)
+    }
+
+    /// How many allocations the C core makes in `body` (counted with its failure hook's countdown).
+    private static func cAllocations(_ body: () -> Void) -> Int64 {
+        let budget: Int64 = 1 << 40
+        _ = cdt_debug_fail_allocation_after(budget)
+        body()
+        return budget - cdt_debug_fail_allocation_after(-1)
+    }
+
+    /// A chain of one listener answering one message keeps its C table in the table object: the
+    /// slot, bucket and entry arrays are the chain's inline ones, so the C core allocates nothing.
+    @Test(arguments: [Retention.weak, .strong])
+    func oneListenerAnsweringOneMessageAllocatesNoCBlock(retention: Retention) {
+        let log = Log()
+        let plain = Plain("a", log: log)
+        // The message's interned id, once per process, out of the count.
+        DelegateChain().send(Scroll.didScroll, 0)
+        var chain: DelegateChain?
+        let count = Self.cAllocations {
+            chain = DelegateChain()
+            chain?.add(plain, retention: retention, responses: .scrolls)
+            chain?.send(Scroll.didScroll, 7)
+            chain?.remove(plain)
+            chain?.add(plain, retention: retention, responses: .scrolls)
+            chain?.send(Scroll.didScroll, 8)
+        }
+        #expect(count == 0)
+        #expect(chain?.table.stats.slot_capacity == 1)
+        #expect(chain?.invariantViolation == 0)
+        #expect(Self.cAllocations { chain = nil } == 0)
+        #expect(log.events == ["a.didScroll(7)", "a.didScroll(8)"])
+    }
+
+    /// A second listener added by a handler, while the dispatch reads the inline arrays, moves the
+    /// C arrays to the heap: the running send still reaches the listeners it started with only,
+    /// and the next one reaches both.
+    @Test func aListenerAddedDuringASendMovesTheArraysToTheHeap() {
+        let log = Log()
+        let chain = DelegateChain()
+        let a = Probe("a", log: log), b = Probe("b", log: log)
+        a.onScroll = { _, offset in
+            if offset == 1 { chain.add(b) }
+        }
+        chain.add(a)
+        chain.send(Scroll.didScroll, 1)
+        chain.send(Scroll.didScroll, 2)
+        #expect(log.events == ["a.didScroll(1)", "a.didScroll(2)", "b.didScroll(2)"])
+        #expect(chain.invariantViolation == 0)
+        #expect(chain.table.stats.retired_blocks == 0)
     }
 
     /// The usable size of the block malloc gives a request of `bytes` (glibc: 8 bytes of header
