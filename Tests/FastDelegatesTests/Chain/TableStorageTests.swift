@@ -73,4 +73,23 @@ struct TableStorageTests {
         #expect(chain.retention(of: probes[1]) == .strong)
         #expect(chain.retention(of: probes[0]) == .weak)
     }
+
+    /// Issue 53: a chain of one target keeps its registration inline in its list (no array
+    /// block), and one of up to four makes the list's array once.
+    @Test func aChainOfOneTargetKeepsNoListArrayAndOfFourMakesItOnce() {
+        let chain = DelegateChain()
+        let probes = (0..<4).map { Probe("p\($0)", log: Log()) }
+        chain.add(probes[0])
+        #expect(chain.list.entries.arrayCapacity == 0)
+        chain.add(probes[1])
+        let capacity = chain.list.entries.arrayCapacity
+        #expect(capacity > 0)
+        chain.add(probes[2])
+        chain.add(probes[3])
+        #expect(chain.list.entries.arrayCapacity == capacity)
+        #expect(chain.targets.map { ($0 as! Probe).name } == ["p0", "p1", "p2", "p3"])
+        chain.remove(probes[0])
+        chain.insert(probes[0], at: 0)
+        #expect(chain.targets.map { ($0 as! Probe).name } == ["p0", "p1", "p2", "p3"])
+    }
 }
