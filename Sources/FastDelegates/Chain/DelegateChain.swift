@@ -82,7 +82,8 @@ public final class DelegateChain: MessageDispatching, DelegateRegistering, Invoc
     /// This chain's dispatch mode for void messages.
     public let mode: Mode
 
-    // The two flags sit next to `mode`, in its word's padding: a smaller object.
+    // The two flags and the sweep counter sit next to `mode`, in its word's padding: a smaller
+    // object.
 
     /// Whether some registration ever held a forwarded message (``Responses/forwarding(_:)``):
     /// the walks then check each handler for one.
@@ -100,15 +101,17 @@ public final class DelegateChain: MessageDispatching, DelegateRegistering, Invoc
         didSet { cdt_chain_touch(table.chain) }
     }
 
+    /// Dispatches that handed back dead targets or parked objects since the last sweep (32
+    /// bits: a sweep runs once they reach an eighth of the registrations).
+    // Unchecked, as the other scalars here: every access is a plain read or write.
+    @exclusivity(unchecked) private var cleanupsSinceSweep: Int32 = 0
+
     @usableFromInline
     let table: DispatchTable
 
     /// Every registration in order, the identity and serial indexes, and the sweep rules (the
     /// model ``ConcurrentDelegateChain`` shares); the C table mirrors it for the hot path.
     private(set) var list = RegistrationList<ChainRegistration>()
-    // Unchecked, as the other scalars here: every access is a plain read or write.
-    /// Dispatches that handed back dead targets or parked objects since the last sweep.
-    @exclusivity(unchecked) private var cleanupsSinceSweep = 0
 
     /// The streams observing this chain's sends; nil while nobody observes.
     @usableFromInline
@@ -141,9 +144,10 @@ public final class DelegateChain: MessageDispatching, DelegateRegistering, Invoc
     /// - Complexity: O(*m* log *n*) amortized for *m* messages answered by the target and *n*
     ///   responders of each, at the end; O(*n*) for *n* targets elsewhere (inserting also shifts
     ///   the responders on the shorter side).
-    @discardableResult
+    @inlinable @discardableResult
     public func register(_ responder: AnyResponder, retention: Retention, at index: Int?) -> DelegateToken {
-        register(responder.target, retention: retention, handlers: responder.handlers, at: index)
+        // The token is made here, in the caller's code: one the caller drops costs no allocation.
+        DelegateToken(chain: self, serial: registerSerial(responder, retention: retention, at: index))
     }
 
     // MARK: - Removing
@@ -231,35 +235,50 @@ public final class DelegateChain: MessageDispatching, DelegateRegistering, Invoc
         return live
     }
 
-    private func register(
-        _ target: AnyObject, retention: Retention, handlers: [UInt32: AnyHandler], at index: Int?
-    ) -> DelegateToken {
+    /// What ``register(_:retention:at:)`` does, but the token: the registration's serial.
+    @usableFromInline
+    func registerSerial(_ responder: AnyResponder, retention: Retention, at index: Int?) -> UInt64 {
+        let target = responder.target, handlers = responder.handlers
         // A chain is never its own target (see the type's documentation). Serial 0 is never
-        // issued, so this token's cancel does nothing.
-        if target === self { return DelegateToken(chain: self, serial: 0) }
+        // issued, so the token's cancel does nothing.
+        if target === self { return 0 }
         if !hasForwarders, handlers.values.contains(where: \.forwards) {
             hasForwarders = true
             needsSlowPath = true
         }
         let table = self.table
         let registration: ChainRegistration
-        if let existing = liveRegistration(of: target) {
-            registration = existing
-            table.setRetention(of: existing, to: retention, target: target)
-            table.replaceResponses(of: existing, with: existing.responses.merging(handlers) { _, new in new })
-            if let index {
-                list.move(existing, toLiveIndex: index, isAlive: { $0.isAlive }, renumbered: { table.renumber($0) })
-                table.move(existing)
+        // One access to `list` on the way of a new target (each costs a runtime call).
+        admission: while true {
+            switch list.admit(
+                target, atLiveIndex: index, isAlive: { $0.isAlive }, renumbered: { table.renumber($0) },
+                make: { ChainRegistration(target: target, serial: $0, retention: retention, responses: handlers) })
+            {
+            case .added(let added):
+                registration = added
+                table.acquire(added)
+                // The table's other pending handlers already set the slow path: only this
+                // registration's may change it.
+                if added.pending != nil { updateSlowPath() }
+                break admission
+            case .listed(let existing):
+                registration = existing
+                table.setRetention(of: existing, to: retention, target: target)
+                table.replaceResponses(of: existing, with: existing.responses.merging(handlers) { _, new in new })
+                if let index {
+                    list.move(existing, toLiveIndex: index, isAlive: { $0.isAlive }, renumbered: { table.renumber($0) })
+                    table.move(existing)
+                }
+                if table.hasPending { updateSlowPath() }
+                break admission
+            case .stale(let stale):
+                // Its target died and this one now has its address.
+                unregister(stale)
+            case .sweepDue:
+                sweepDead()
             }
-        } else {
-            if list.sweepIsDue { sweepDead() }
-            registration = ChainRegistration(
-                target: target, serial: list.makeSerial(), retention: retention, responses: handlers)
-            list.insert(registration, atLiveIndex: index, isAlive: { $0.isAlive }, renumbered: { table.renumber($0) })
-            table.acquire(registration)
         }
-        if table.hasPending { updateSlowPath() }
-        return DelegateToken(chain: self, serial: registration.serial)
+        return registration.serial
     }
 
     /// O(1) amortized besides the C table's work: the registration leaves the list with the
@@ -303,9 +322,14 @@ public final class DelegateChain: MessageDispatching, DelegateRegistering, Invoc
     @usableFromInline @inline(never)
     func finishDispatch() {
         guard table.finishDispatch() else { return }
-        cleanupsSinceSweep += 1 + table.deadFound
+        let cleanups = Int(cleanupsSinceSweep) &+ 1 &+ table.deadFound
         table.deadFound = 0
-        if cleanupsSinceSweep * 8 >= list.entries.count { sweepDead() }
+        if cleanups >= (list.entries.count + 7) / 8 {
+            sweepDead()
+        } else {
+            // Below an eighth of the registrations: it fits.
+            cleanupsSinceSweep = Int32(truncatingIfNeeded: cleanups)
+        }
     }
 }
 

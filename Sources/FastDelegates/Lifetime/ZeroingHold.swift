@@ -30,15 +30,18 @@ struct ZeroingHold {
     }
 
     /// Takes an unowned reference to `target`.
+    /// Inlinable, calling the runtime directly: a token is made in its caller's code.
+    @inlinable
     init(_ target: AnyObject) {
         pointer = Unmanaged.passUnretained(target).toOpaque()
-        cdt_swift_unowned_retain(pointer)
+        _ = swift_unownedRetain(pointer)
     }
 
     /// Gives the unowned reference back, which frees the memory of a target that has died. Call
     /// it once; the hold is not used afterwards.
+    @inlinable
     func release() {
-        cdt_swift_unowned_release(pointer)
+        swift_unownedRelease(pointer)
     }
 
     /// The target, as a new strong reference, if it is alive (not deinitializing).

@@ -207,16 +207,23 @@ extension DelegateChain: NestingChain {
     /// flag check per send for it (as for ``Responses/forwarding(_:)``); only a walk through a
     /// nested proxy checks its removal, once per answer of its listeners.
     /// - Returns: a token whose `cancel()` removes the listener.
-    @discardableResult
+    @inlinable @discardableResult
     public func add(_ responder: AnyResponder, nesting nested: DelegateChain?, retention: Retention = .weak)
         -> DelegateToken
     {
-        guard let nested else { return add(responder, retention: retention) }
+        // The token is made in the caller's code, as `register` makes it.
+        DelegateToken(chain: self, serial: registerSerial(responder, nesting: nested, retention: retention))
+    }
+
+    /// What ``add(_:nesting:retention:)`` does, but the token: the registration's serial.
+    @usableFromInline
+    func registerSerial(_ responder: AnyResponder, nesting nested: DelegateChain?, retention: Retention) -> UInt64 {
+        guard let nested else { return registerSerial(responder, retention: retention, at: nil) }
         preconditionNoCycle(nesting: nested)
         let link = NestedLink()
-        let token = add(responder.nested(in: nested, link: link), retention: retention)
-        link.attach(list.entry(serial: token.serial))
-        return token
+        let serial = registerSerial(responder.nested(in: nested, link: link), retention: retention, at: nil)
+        link.attach(list.entry(serial: serial))
+        return serial
     }
 
     func nestedChains() -> [any NestingChain] {

@@ -4,6 +4,9 @@ import CDispatchTable
 /// C slot is.
 @usableFromInline
 final class ChainRegistration: Registration, ListedRegistration {
+    /// A chain of one target keeps no array of registrations.
+    typealias ListStorage = ListEntries<ChainRegistration>
+
     enum Hold {
         /// A Swift weak reference (``WeakHold/weakReference``).
         case weak

@@ -9,11 +9,18 @@
 /// token lives after its chain died, it keeps the chain's memory (not its registrations or
 /// tables), which ``cancel()`` or dropping the token gives back.
 public final class DelegateToken {
+    // Both stored properties and the chain's initializer are inlinable: an `add` whose token the
+    // caller drops then makes the token in the caller's code, where the optimizer keeps it on
+    // the stack (no heap allocation).
+
     /// The chain, under an unowned reference; nil for a token that removes nothing, and once
     /// cancelled.
-    private var chain: ZeroingHold?
+    // Unchecked: each access is a plain read or write (`cancel` clears it before the removal).
+    @usableFromInline @exclusivity(unchecked)
+    var chain: ZeroingHold?
     /// The registration's serial in its chain: never reused, so a stale token cannot remove a
     /// later registration.
+    @usableFromInline
     let serial: UInt64
 
     /// A token that removes nothing: what adding a target that a chain or proxy refuses returns
@@ -22,6 +29,7 @@ public final class DelegateToken {
         serial = 0
     }
 
+    @inlinable
     init(chain: DelegateChain, serial: UInt64) {
         self.chain = ZeroingHold(chain)
         self.serial = serial

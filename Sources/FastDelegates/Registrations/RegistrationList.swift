@@ -10,7 +10,23 @@ protocol ListedRegistration: AnyObject {
     var isUnlisted: Bool { get set }
     /// Whether its target is `object`, alive (the caller keeps `object` alive).
     func holds(_ object: AnyObject) -> Bool
+
+    /// How a list keeps its registrations: an array, unless the registration's chain names a
+    /// smaller form (``ListEntries``, which makes no array for one registration).
+    associatedtype ListStorage: RegistrationStorage = [Self] where ListStorage.Element == Self
 }
+
+/// The collection a ``RegistrationList`` keeps its registrations in, in dispatch order.
+protocol RegistrationStorage: RandomAccessCollection where Index == Int {
+    init()
+    mutating func insert(_ entry: Element, at position: Int)
+    @discardableResult
+    mutating func remove(at position: Int) -> Element
+    mutating func append(_ entry: Element)
+    mutating func reserveCapacity(_ capacity: Int)
+}
+
+extension Array: RegistrationStorage {}
 
 /// The registration model both chains share: registration order (with sort keys), the identity
 /// and serial indexes, insertion at a live index, and the sweep of removed and dead
@@ -24,12 +40,13 @@ protocol ListedRegistration: AnyObject {
 /// even in a chain that never sends.
 ///
 /// A small list (at most ``indexThreshold`` registrations, unlisted ones included) keeps no
-/// index: a lookup scans ``entries``, so a chain of a few targets costs one array, not two
-/// dictionaries besides. Past the threshold it builds the indexes, and lookups are O(1)
-/// expected; a sweep that leaves it at half the threshold or less drops them again.
+/// index: a lookup scans ``entries``, so a chain of a few targets costs one array at most (none
+/// for one target, see ``ListEntries``), not two dictionaries besides. Past the threshold it
+/// builds the indexes, and lookups are O(1) expected; a sweep that leaves it at half the
+/// threshold or less drops them again.
 struct RegistrationList<Entry: ListedRegistration> {
     /// Every registration in dispatch order, unlisted ones not yet swept included.
-    private(set) var entries: [Entry] = []
+    private(set) var entries = Entry.ListStorage()
     /// The listed registrations by identity and by serial; nil while `entries` holds at most
     /// `indexThreshold` registrations.
     private var index: Index?
@@ -97,6 +114,36 @@ struct RegistrationList<Entry: ListedRegistration> {
     /// Whether an add should sweep first: the list has doubled since the last sweep.
     var sweepIsDue: Bool { entries.count >= Int(sweepThreshold) }
 
+    /// What ``admit(_:atLiveIndex:isAlive:renumbered:make:)`` found.
+    enum Admission {
+        /// `make`'s new registration, listed.
+        case added(Entry)
+        /// The target's listed registration: nothing was added.
+        case listed(Entry)
+        /// A registration whose target died, and whose address the target now has: the caller
+        /// removes it and admits again.
+        case stale(Entry)
+        /// A sweep is due (``sweepIsDue``): the caller sweeps and admits again.
+        case sweepDue
+    }
+
+    /// Adds a registration of `target` unless it has one: looks the target up, checks that no
+    /// sweep is due, and lists `make(serial)` at `liveIndex` (as
+    /// ``insert(_:atLiveIndex:isAlive:renumbered:)``): what an add needs of the list, in one
+    /// access to it. `make` must not reach the list.
+    mutating func admit(
+        _ target: AnyObject, atLiveIndex liveIndex: Int?, isAlive: (Entry) -> Bool, renumbered: (Entry) -> Void,
+        make: (UInt64) -> Entry
+    ) -> Admission {
+        let (live, stale) = lookup(target)
+        if let live { return .listed(live) }
+        if let stale { return .stale(stale) }
+        if sweepIsDue { return .sweepDue }
+        let entry = make(makeSerial())
+        insert(entry, atLiveIndex: liveIndex, isAlive: isAlive, renumbered: renumbered)
+        return .added(entry)
+    }
+
     /// Lists a new registration at the end, or before the registration now at live index
     /// `liveIndex` (counting those that are listed and `isAlive`), and gives it its sort key.
     /// `renumbered` is called for every registration whose key a renumbering changed.
@@ -145,7 +192,7 @@ struct RegistrationList<Entry: ListedRegistration> {
     /// last release may run deinits that use the chain).
     /// - Complexity: O(*n*).
     mutating func sweep(isAlive: (Entry) -> Bool) -> (dead: [Entry], left: [Entry]) {
-        var kept: [Entry] = []
+        var kept = Entry.ListStorage()
         var dead: [Entry] = []
         var left: [Entry] = []
         kept.reserveCapacity(entries.count)
@@ -169,9 +216,9 @@ struct RegistrationList<Entry: ListedRegistration> {
 
     /// Empties the list; returns what it held, listed or not, all unlisted now.
     mutating func removeAll() -> [Entry] {
-        let removed = entries
+        let removed = Array(entries)
         for entry in removed { entry.isUnlisted = true }
-        entries.removeAll()
+        entries = Entry.ListStorage()
         index = nil
         unlisted = 0
         return removed
@@ -224,5 +271,83 @@ struct RegistrationList<Entry: ListedRegistration> {
     }
 }
 
-extension RegistrationList: Sendable where Entry: Sendable {}
+extension RegistrationList: Sendable where Entry: Sendable, Entry.ListStorage: Sendable {}
 extension RegistrationList.Index: Sendable where Entry: Sendable {}
+
+/// The registrations of a ``RegistrationList`` in dispatch order: the first inline, the others
+/// in an array made with the second, with room for four in all. A chain of one target keeps no
+/// array, and one of up to four makes its array once.
+struct ListEntries<Entry: AnyObject>: RegistrationStorage {
+    /// Element 0; nil when empty.
+    private var head: Entry?
+    /// Elements 1 and on; empty while `head` is nil.
+    private var tail: [Entry] = []
+
+    /// The room the array is made with, besides `head`.
+    static var firstTailCapacity: Int { 3 }
+
+    init() {}
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { head == nil ? 0 : tail.count + 1 }
+    var count: Int { endIndex }
+    var isEmpty: Bool { head == nil }
+
+    subscript(position: Int) -> Entry {
+        position == 0 ? head! : tail[position - 1]
+    }
+
+    /// The room of the array (0 while none is allocated), for tests.
+    var arrayCapacity: Int { tail.capacity }
+
+    func makeIterator() -> Iterator {
+        Iterator(head: head, tail: tail.makeIterator())
+    }
+
+    /// Walks `head`, then the array.
+    struct Iterator: IteratorProtocol {
+        fileprivate var head: Entry?
+        fileprivate var tail: IndexingIterator<[Entry]>
+
+        mutating func next() -> Entry? {
+            if let entry = head {
+                head = nil
+                return entry
+            }
+            return tail.next()
+        }
+    }
+
+    mutating func reserveCapacity(_ capacity: Int) {
+        if capacity > 1 { tail.reserveCapacity(capacity - 1) }
+    }
+
+    mutating func append(_ entry: Entry) {
+        insert(entry, at: count)
+    }
+
+    mutating func insert(_ entry: Entry, at position: Int) {
+        guard let first = head else {
+            precondition(position == 0, "FastDelegates: list position out of range")
+            head = entry
+            return
+        }
+        if tail.capacity == 0 { tail.reserveCapacity(Self.firstTailCapacity) }
+        if position == 0 {
+            tail.insert(first, at: 0)
+            head = entry
+        } else {
+            tail.insert(entry, at: position - 1)
+        }
+    }
+
+    @discardableResult
+    mutating func remove(at position: Int) -> Entry {
+        guard position == 0 else { return tail.remove(at: position - 1) }
+        let first = head!
+        head = tail.isEmpty ? nil : tail.removeFirst()
+        return first
+    }
+}
+
+extension ListEntries: Sendable where Entry: Sendable {}

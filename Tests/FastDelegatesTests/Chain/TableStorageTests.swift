@@ -124,4 +124,29 @@ struct TableStorageTests {
         #expect(chain.retention(of: probes[1]) == .strong)
         #expect(chain.retention(of: probes[0]) == .weak)
     }
+
+    /// Issue 53: a chain of one target keeps its registration inline in its list (no array
+    /// block), and one of up to four makes the list's array once.
+    @Test func aChainOfOneTargetKeepsNoListArrayAndOfFourMakesItOnce() {
+        /// The room of the array the list's registrations take (an array's own, were they kept in one).
+        func arrayCapacity(_ chain: DelegateChain) -> Int {
+            let entries: Any = chain.list.entries
+            if let array = entries as? [ChainRegistration] { return array.capacity }
+            return (entries as! ListEntries<ChainRegistration>).arrayCapacity
+        }
+        let chain = DelegateChain()
+        let probes = (0..<4).map { Probe("p\($0)", log: Log()) }
+        chain.add(probes[0])
+        #expect(arrayCapacity(chain) == 0)
+        chain.add(probes[1])
+        let capacity = arrayCapacity(chain)
+        #expect(capacity > 0)
+        chain.add(probes[2])
+        chain.add(probes[3])
+        #expect(arrayCapacity(chain) == capacity)
+        #expect(chain.targets.map { ($0 as! Probe).name } == ["p0", "p1", "p2", "p3"])
+        chain.remove(probes[0])
+        chain.insert(probes[0], at: 0)
+        #expect(chain.targets.map { ($0 as! Probe).name } == ["p0", "p1", "p2", "p3"])
+    }
 }

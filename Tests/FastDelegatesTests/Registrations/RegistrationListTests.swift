@@ -166,4 +166,92 @@ struct RegistrationListTests {
         #expect(!list.isIndexed)
         expectLookups()
     }
+
+    /// Issue 53: the list of a chain keeps its first registration inline (no array for one) and
+    /// makes its array once, with the second, with room for four in all; inserting and removing
+    /// anywhere keeps the order an array would.
+    @Test func listEntriesKeepTheFirstInlineAndMakeTheirArrayOnceUpToFour() {
+        let objects = (0..<7).map { _ in Object() }
+        let made = objects.enumerated().map { ListEntry($1, serial: UInt64($0 + 1)) }
+        var entries = ListEntries<ListEntry>()
+        var reference: [ListEntry] = []
+        #expect(entries.isEmpty && entries.arrayCapacity == 0)
+        entries.append(made[0])
+        reference.append(made[0])
+        #expect(entries.arrayCapacity == 0) // one registration: no array
+        #expect(Array(entries) === reference)
+        entries.insert(made[1], at: 0)
+        reference.insert(made[1], at: 0)
+        let capacity = entries.arrayCapacity
+        #expect(capacity >= 3)
+        entries.insert(made[2], at: 1)
+        reference.insert(made[2], at: 1)
+        entries.append(made[3])
+        reference.append(made[3])
+        #expect(entries.arrayCapacity == capacity) // four: the same array
+        #expect(Array(entries) === reference && entries.count == 4)
+        #expect(entries.last { $0.serial < 3 } === made[0] && entries.firstIndex { $0 === made[2] } == 1)
+        for (position, entry) in [(0, made[4]), (5, made[5]), (2, made[6])] {
+            entries.insert(entry, at: position)
+            reference.insert(entry, at: position)
+            #expect(Array(entries) === reference)
+        }
+        for position in [0, 3, 4, 0] { // the last of five, then the first
+            #expect(entries.remove(at: position) === reference.remove(at: position))
+            #expect(Array(entries) === reference)
+        }
+        while !entries.isEmpty {
+            #expect(entries.remove(at: 0) === reference.remove(at: 0))
+            #expect(Array(entries) === reference && entries.count == reference.count)
+        }
+        entries.append(made[0])
+        #expect(Array(entries) === [made[0]])
+    }
+
+    /// Issue 53: an add's whole use of the list is one `admit`: it reports the target's
+    /// registration or a due sweep and adds nothing then, else lists a new registration with a
+    /// new serial.
+    @Test func admitReportsTheListedRegistrationOrADueSweepElseAdds() {
+        var list = RegistrationList<ListEntry>()
+        let objects = (0..<16).map { _ in Object() }
+        func admit(_ object: Object, at index: Int? = nil) -> RegistrationList<ListEntry>.Admission {
+            list.admit(
+                object, atLiveIndex: index, isAlive: { $0.alive }, renumbered: { _ in },
+                make: { ListEntry(object, serial: $0) })
+        }
+        guard case .added(let first) = admit(objects[0]) else {
+            Issue.record("a new target is added")
+            return
+        }
+        #expect(first.serial == 1 && list.lookup(objects[0]).live === first)
+        guard case .listed(let listed) = admit(objects[0], at: 0) else {
+            Issue.record("a listed target is reported, not added again")
+            return
+        }
+        #expect(listed === first && list.entries.count == 1)
+        guard case .added(let second) = admit(objects[1], at: 0) else {
+            Issue.record("a new target is added at its index")
+            return
+        }
+        #expect(second.serial == 2 && Array(list.entries) === [second, first])
+        for object in objects.dropFirst(2).prefix(14) { _ = admit(object) }
+        #expect(list.entries.count == 16)
+        let fresh = Object()
+        guard case .sweepDue = admit(fresh) else {
+            Issue.record("a due sweep is reported before adding")
+            return
+        }
+        #expect(list.entries.count == 16 && list.lookup(fresh).live == nil)
+        _ = list.sweep { $0.alive }
+        guard case .added(let added) = admit(fresh) else {
+            Issue.record("after the sweep the target is added")
+            return
+        }
+        #expect(added.serial == 17)
+    }
+}
+
+/// Identity of two arrays of registrations, element by element.
+private func === (lhs: [ListEntry], rhs: [ListEntry]) -> Bool {
+    lhs.count == rhs.count && zip(lhs, rhs).allSatisfy { $0 === $1 }
 }
