@@ -153,9 +153,9 @@ final class DispatchTable: ManagedBuffer<DispatchTableState, cdt_chain> {
             defer { index += 1 }
             let canHold = index < PendingHandlers.capacity
             if let oldHandler = old[message] {
-                if wasPending.contains(message) {
-                    if canHold { held.insert(index) } else { insertEntry(registration, message: message, handler: handler) }
-                } else if oldHandler !== handler {
+                if wasPending.contains(message), canHold {
+                    held.insert(index)
+                } else if wasPending.contains(message) || oldHandler !== handler {
                     insertEntry(registration, message: message, handler: handler)
                 }
             } else if handler.status == .unverified, canHold {
@@ -240,7 +240,7 @@ final class DispatchTable: ManagedBuffer<DispatchTableState, cdt_chain> {
         }
     }
 
-    func removeEntry(_ registration: ChainRegistration, message: UInt32) {
+    private func removeEntry(_ registration: ChainRegistration, message: UInt32) {
         // Fails only during a dispatch, when the copy a removal needs cannot be allocated.
         guard cdt_chain_remove_entry(chain, registration.handle, message) == 0 else {
             fatalError("FastDelegates: out of memory removing a handler")
