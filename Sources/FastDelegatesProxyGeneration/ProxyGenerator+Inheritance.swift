@@ -21,11 +21,12 @@ extension ProxyGenerator {
         }
     }
 
-    /// `, nesting: (listener as? any FastDelegates.DelegateForwarding)?.forwardingChain`: the
-    /// argument of the chain's `add` that flattens a listener that is itself a proxy of the same
-    /// kind (its listeners answer in its place).
+    /// `nesting: { ($0 as? any FastDelegates.DelegateForwarding)?.forwardingChain }`: how the
+    /// shared responder's look-up finds the chain of a listener that is itself a proxy of the same
+    /// kind, which the chain's `add` flattens (its listeners answer in its place). The look-up
+    /// keeps whether a listener's class is one, so it casts no plain listener again.
     var nestingArgument: String {
-        ", nesting: (listener as? any \(forwardingProtocol))?.forwardingChain"
+        "nesting: { ($0 as? any \(forwardingProtocol))?.forwardingChain }"
     }
 
     /// The proxy's chain property: `chain`, or `forwardingChain` when a requirement is `chain()`
@@ -95,8 +96,8 @@ extension ProxyGenerator {
                 @discardableResult
                 \(raw: isolation)\(raw: access)func add(_ listener: any \(type.trimmed), retention: FastDelegates.Retention = .weak) -> \(raw: tokenType) {
                     if listener === self { return \(raw: tokenType)() }
-                    let responder = \(raw: sharedResponder(proto.responderName))
-                    return self.forwardingChain.add(responder\(raw: nestingArgument), retention: retention)
+                    let (responder, nested) = \(raw: sharedResponder(proto.responderName))
+                    return self.forwardingChain.add(responder, nesting: nested, retention: retention)
                 }
 
                 /// Removes `listener`; it receives nothing more, even from a send already running.

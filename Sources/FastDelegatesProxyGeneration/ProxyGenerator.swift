@@ -193,7 +193,8 @@ struct ProxyGenerator {
                 @discardableResult
                 \(raw: access)func add\(raw: listenerConstraint.isEmpty ? "(_ listener: any \(proto.name)" : "<Listener: \(proto.name)\(listenerConstraint)>(_ listener: Listener"), retention: FastDelegates.Retention = .weak) -> \(raw: tokenType) {
                     if listener === self { return \(raw: tokenType)() }
-                    return \(raw: chainName).add(\(raw: sharedResponder(listenerResponderName))\(raw: nestingArgument), retention: retention)
+                    let (responder, nested) = \(raw: sharedResponder(listenerResponderName))
+                    return \(raw: chainName).add(responder, nesting: nested, retention: retention)
                 }
 
                 /// Removes `listener`; it receives nothing more, even from a send already running.
@@ -215,10 +216,11 @@ struct ProxyGenerator {
     }
 
     /// `listener`'s responder with the handlers that every listener of its class shares, in
-    /// every proxy of the protocol (`ResponderCache.responder(of:answering:_:)`): `responder`,
-    /// the conformer's, is read only for the first listener of a class.
+    /// every proxy of the protocol, and its chain when it is a proxy itself
+    /// (`ResponderCache.responder(of:answering:_:nesting:)`): `responder`, the conformer's, is
+    /// read only for the first listener of a class.
     func sharedResponder(_ responder: String) -> String {
-        "\(responderCacheType).responder(of: listener, answering: \(proto.qualifiedMessagesName).self) { listener.\(responder) }"
+        "\(responderCacheType).responder(of: listener, answering: \(proto.qualifiedMessagesName).self, { listener.\(responder) }, \(nestingArgument))"
     }
 
     /// A method that forwards `requirement` as `message` through `chain`: the proxy's own

@@ -14,7 +14,7 @@ import SwiftSyntaxMacros
 /// same file, expanded, inside `#if !TRAIT`: every other build compiles it, with no macro.
 struct ProxyFile {
     /// What the generated file's header says made it. A file made by another version is stale.
-    static let generator = "FastDelegates 0.1.0, generated-file format 2"
+    static let generator = "FastDelegates 0.1.0, generated-file format 3"
 
     let sourcePath: String
     let moduleName: String
@@ -76,8 +76,8 @@ struct ProxyFile {
         // Names the format this file is written in: a FastDelegates that no longer compiles it
         // marks the format unavailable, with a message that says to regenerate the file.
         let format = """
-            /// This file is in FastDelegates' generated-file format 2.
-            private typealias GeneratedFormat = FastDelegates.GeneratedDelegateProxies.Format2
+            /// This file is in FastDelegates' generated-file format 3.
+            private typealias GeneratedFormat = FastDelegates.GeneratedDelegateProxies.Format3
             """
         var body = expanded.description.drop { $0.isNewline }.reversed().drop { $0.isNewline }.reversed()
             .map(String.init).joined()

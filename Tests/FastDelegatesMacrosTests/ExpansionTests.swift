@@ -86,9 +86,12 @@ struct ExpansionTests {
                         if listener === self {
                             return FastDelegates.DelegateToken()
                         }
-                        return chain.add(FastDelegates.ResponderCache.responder(of: listener, answering: FeedScrollDelegateMessages.self) {
+                        let (responder, nested) = FastDelegates.ResponderCache.responder(of: listener, answering: FeedScrollDelegateMessages.self, {
                                 listener.feedScrollDelegateResponder
-                            }, nesting: (listener as? any FastDelegates.MainActorDelegateForwarding)?.forwardingChain, retention: retention)
+                            }, nesting: {
+                                ($0 as? any FastDelegates.MainActorDelegateForwarding)?.forwardingChain
+                            })
+                        return chain.add(responder, nesting: nested, retention: retention)
                     }
 
                     /// Removes `listener`; it receives nothing more, even from a send already running.
@@ -176,10 +179,12 @@ struct ExpansionTests {
                         if listener === self {
                             return FastDelegates.DelegateToken()
                         }
-                        let responder = FastDelegates.ResponderCache.responder(of: listener, answering: FeedScrollDelegateMessages.self) {
-                            listener.feedScrollDelegateResponder
-                        }
-                        return self.forwardingChain.add(responder, nesting: (listener as? any FastDelegates.MainActorDelegateForwarding)?.forwardingChain, retention: retention)
+                        let (responder, nested) = FastDelegates.ResponderCache.responder(of: listener, answering: FeedScrollDelegateMessages.self, {
+                                listener.feedScrollDelegateResponder
+                            }, nesting: {
+                                ($0 as? any FastDelegates.MainActorDelegateForwarding)?.forwardingChain
+                            })
+                        return self.forwardingChain.add(responder, nesting: nested, retention: retention)
                     }
 
                     /// Removes `listener`; it receives nothing more, even from a send already running.

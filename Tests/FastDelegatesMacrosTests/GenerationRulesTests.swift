@@ -24,7 +24,10 @@ struct GenerationRulesTests {
         #expect(!expanded.contains("_responders"))
         #expect(
             expanded.contains(
-                "FastDelegates.SendableResponderCache.responder(of: listener, answering: TickListenerMessages.self) {"))
+                "FastDelegates.SendableResponderCache.responder(of: listener, answering: TickListenerMessages.self, {"))
+        // Whether a listener is a proxy to nest is asked once per class (generated-file format 3).
+        #expect(expanded.contains("($0 as? any FastDelegates.ConcurrentDelegateForwarding)?.forwardingChain\n"))
+        #expect(expanded.contains("return chain.add(responder, nesting: nested, retention: retention)"))
         #expect(expanded.contains("-> FastDelegates.ConcurrentDelegateToken {"))
         #expect(expanded.contains("public var tickListenerResponder: FastDelegates.AnySendableResponder {"))
         #expect(expanded.contains("FastDelegates.SendableResponses<Self>()"))

@@ -32,7 +32,7 @@ struct ShapeGenerationTests {
         )
         #expect(
             expanded.contains(
-                "FastDelegates.ResponderCache.responder(of: listener, answering: TableDelegateMessages.self) {\n            listener.tableDelegateResponder"
+                "FastDelegates.ResponderCache.responder(of: listener, answering: TableDelegateMessages.self, {\n                listener.tableDelegateResponder"
             ))
         #expect(expanded.contains("self.forwardingChain.send(requirement: TableDelegateMessages.didSelect, row)"))
         // The proxy's own requirement keeps its prepared message.
@@ -306,7 +306,7 @@ struct ShapeGenerationTests {
             ))
         #expect(
             expanded.contains(
-                "FastDelegates.SendableResponderCache.responder(of: listener, answering: FrameDelegateMessages.self) {\n                listener.frameDelegateSendableResponder"
+                "FastDelegates.SendableResponderCache.responder(of: listener, answering: FrameDelegateMessages.self, {\n                listener.frameDelegateSendableResponder"
             ))
         #expect(expanded.contains("extension FrameDelegate where Self: Sendable {"))
         #expect(expanded.contains("static var frameDelegateSendableResponses: FastDelegates.SendableResponses<Self> {"))

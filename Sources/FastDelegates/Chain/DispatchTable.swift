@@ -98,34 +98,8 @@ final class DispatchTable: ManagedBuffer<DispatchTableState, cdt_chain> {
         }
         registration.handle = handle
         syncTarget(of: registration)
-        for (message, handler) in registration.responses {
-            if handler.status == .unverified {
-                addPending(registration, message: message)
-            } else {
-                insertEntry(registration, message: message, handler: handler)
-            }
-        }
         // A prepared send may remember a span of a message now pending: it must look again.
-        if registration.pending != nil { cdt_chain_touch(chain) }
-    }
-
-    /// Enters the pending handlers of `message` (see PendingEntries.swift), those of live
-    /// targets, at their registrations' places. Also during a dispatch: the running walks do not
-    /// see them (as with any entry added then).
-    /// - Returns: whether `message` had pending handlers.
-    /// - Complexity: O(*s*) for *s* slots, plus the insertions, when `message` has pending handlers.
-    func enterPending(of message: UInt32) -> Bool {
-        guard pending.count(of: message) > 0 else { return false }
-        pending.removeAll(message)
-        forEachSlotObject { _, object in
-            let registration = object.takeUnretainedValue()
-            // One whose target died is never called: its handler is not entered.
-            guard registration.takePending(message), !registration.isDead, registration.isAlive,
-                let handler = registration.responses[message]
-            else { return }
-            insertEntry(registration, message: message, handler: handler)
-        }
-        return true
+        if enterOrHoldResponses(of: registration) { cdt_chain_touch(chain) }
     }
 
     /// Changes how `registration` holds its target (`target`).
@@ -142,14 +116,7 @@ final class DispatchTable: ManagedBuffer<DispatchTableState, cdt_chain> {
 
     /// Removes `registration`'s entries and frees its slot.
     func release(_ registration: ChainRegistration) {
-        let messages: [UInt32]
-        if let notEntered = registration.pending {
-            for message in notEntered { pending.remove(message) }
-            messages = registration.responses.keys.filter { !notEntered.contains($0) }
-            registration.pending = nil
-        } else {
-            messages = Array(registration.responses.keys)
-        }
+        let messages = dropPending(of: registration)
         guard let object = cdt_chain_release(chain, registration.handle, messages, messages.count) else { return }
         // Generation 0 is never live: the released handle can never name a slot again, even one
         // that a later acquisition gives the same generation after the counter wraps.
@@ -170,40 +137,48 @@ final class DispatchTable: ManagedBuffer<DispatchTableState, cdt_chain> {
     /// is not known to answer.
     func replaceResponses(of registration: ChainRegistration, with responses: [UInt32: AnyHandler]) {
         let old = registration.responses
+        let wasPending = registration.pending.messages(in: old)
         for (message, handler) in old where responses[message] !== handler {
-            if responses[message] == nil {
-                if registration.takePending(message) {
-                    pending.remove(message)
-                } else {
-                    removeEntry(registration, message: message)
-                }
+            if responses[message] == nil, !wasPending.contains(message) {
+                removeEntry(registration, message: message)
             }
             if isDispatching { park(handler) }
         }
         registration.responses = responses
+        // Pending handlers are numbered by their place among `responses`: numbered again.
+        var held = PendingHandlers()
+        var index = 0
         var addedPending = false
-        for (message, handler) in responses where old[message] !== handler {
-            if old[message] != nil {
-                if registration.isEntered(message) {
+        for (message, handler) in responses {
+            defer { index += 1 }
+            let canHold = index < PendingHandlers.capacity
+            if let oldHandler = old[message] {
+                if wasPending.contains(message), canHold {
+                    held.insert(index)
+                } else if wasPending.contains(message) || oldHandler !== handler {
                     insertEntry(registration, message: message, handler: handler)
                 }
-            } else if handler.status == .unverified {
-                addPending(registration, message: message)
+            } else if handler.status == .unverified, canHold {
+                held.insert(index)
                 addedPending = true
             } else {
                 insertEntry(registration, message: message, handler: handler)
             }
         }
+        if !wasPending.isEmpty { pending.remove() }
+        registration.pending = held
+        if !held.isEmpty { pending.add(filter: held.filter(in: responses)) }
         if addedPending { cdt_chain_touch(chain) }
     }
 
     /// Moves `registration` to its new sort key (`order`), re-placing its entries.
     func move(_ registration: ChainRegistration) {
-        for message in registration.responses.keys where registration.isEntered(message) {
+        let held = registration.pending
+        for (index, message) in registration.responses.keys.enumerated() where !held.contains(index) {
             removeEntry(registration, message: message)
         }
         cdt_chain_set_order(chain, registration.handle, registration.order)
-        for (message, handler) in registration.responses where registration.isEntered(message) {
+        for (index, (message, handler)) in registration.responses.enumerated() where !held.contains(index) {
             insertEntry(registration, message: message, handler: handler)
         }
     }
@@ -272,7 +247,7 @@ final class DispatchTable: ManagedBuffer<DispatchTableState, cdt_chain> {
         }
     }
 
-    private func forEachSlotObject(_ body: (UInt32, Unmanaged<ChainRegistration>) -> Void) {
+    func forEachSlotObject(_ body: (UInt32, Unmanaged<ChainRegistration>) -> Void) {
         let slots = chain.pointee.slots
         for index in 0..<chain.pointee.slot_count {
             guard let slots, slots[Int(index)].generation != 0, let object = slots[Int(index)].object else { continue }

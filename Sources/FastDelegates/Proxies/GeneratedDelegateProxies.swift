@@ -11,9 +11,16 @@ public enum GeneratedDelegateProxies {
     /// works as it did, without the savings of ``Format2``.
     public enum Format1 {}
 
-    /// The format of FastDelegates 0.1 that the plugin writes: a proxy shares its listeners'
-    /// handlers for the process (``ResponderCache/responder(of:answering:_:)``) and keeps a
-    /// ``PreparedRequirement`` per synchronous requirement inline. A version of FastDelegates
-    /// without it fails on this name: update FastDelegates, or generate the file with yours.
+    /// The second format of FastDelegates 0.1: a proxy shares its listeners' handlers for the
+    /// process (``ResponderCache/responder(of:answering:_:)``) and keeps a ``PreparedRequirement``
+    /// per synchronous requirement inline. Still compiled: such a file works as it did, without
+    /// the savings of ``Format3``.
     public enum Format2 {}
+
+    /// The format of FastDelegates 0.1 that the plugin writes: ``Format2``, whose `add` learns
+    /// whether a listener is itself a proxy once per listener class
+    /// (``ResponderCache/responder(of:answering:_:nesting:)``) instead of casting every listener.
+    /// A version of FastDelegates without it fails on this name: update FastDelegates, or
+    /// generate the file with yours.
+    public enum Format3 {}
 }

@@ -40,9 +40,9 @@ final class ChainRegistration: Registration, ListedRegistration {
     /// nil in the `.weak` hold.
     @exclusivity(unchecked) private(set) var heldTarget: UnsafeMutableRawPointer?
 
-    /// The messages of its handlers not entered into the C table yet (see PendingEntries.swift);
-    /// nil when there are none, which costs a registration of a plain chain nothing.
-    @exclusivity(unchecked) var pending: [UInt32]?
+    /// Its handlers not entered into the C table yet (see PendingEntries.swift): a bit mask, no
+    /// allocation.
+    @exclusivity(unchecked) var pending = PendingHandlers()
 
     init(target: AnyObject, serial: UInt64, retention: Retention, responses: [UInt32: AnyHandler]) {
         super.init(target: target, serial: serial, responses: responses)

@@ -147,6 +147,57 @@ extension ResponderCache {
     }
 }
 
+extension ResponderCache {
+    /// ``responder(of:answering:_:)``, and the chain of `listener` when it is itself a proxy of
+    /// the protocol's kind, for ``DelegateChain/add(_:nesting:retention:)``: what the `add` of a
+    /// proxy of generated-file format 3 calls.
+    ///
+    /// `nesting` (the cast of its argument to the protocol's forwarding kind, and its
+    /// `forwardingChain`) runs for the first listener of a class, and then only for the listeners
+    /// of a class it found to be a proxy: whether a class is one is kept with its handlers, so a
+    /// plain listener's `add` makes no dynamic cast.
+    ///
+    /// - Complexity: as ``responder(of:answering:_:)``.
+    @inlinable
+    public static func responder(
+        of listener: AnyObject, answering messages: Any.Type, _ build: () -> AnyResponder,
+        nesting: (AnyObject) -> DelegateChain?
+    ) -> (responder: AnyResponder, nesting: DelegateChain?) {
+        let shared = SharedHandlers.single
+        if let known = shared.handlersAndKind(of: listener, answering: messages) {
+            // Not known for a set a format-2 proxy kept: cast.
+            let isProxy = known.isProxy ?? true
+            return (AnyResponder(listener, handlers: known.handlers), isProxy ? nesting(listener) : nil)
+        }
+        let chain = nesting(listener)
+        let kept = shared.keep(build().handlers, isProxy: chain != nil, of: listener, answering: messages)
+        return (AnyResponder(listener, handlers: kept.handlers), chain)
+    }
+}
+
+extension SendableResponderCache {
+    /// ``responder(of:answering:_:)``, and the chain of `listener` when it is itself a proxy of
+    /// the protocol's kind, for ``ConcurrentDelegateChain/add(_:nesting:retention:)``: as
+    /// ``ResponderCache/responder(of:answering:_:nesting:)``, for the `Sendable` proxies.
+    ///
+    /// - Complexity: as ``ResponderCache/responder(of:answering:_:)``.
+    @inlinable
+    public static func responder(
+        of listener: any AnyObject & Sendable, answering messages: Any.Type, _ build: () -> AnySendableResponder,
+        nesting: (AnyObject) -> ConcurrentDelegateChain?
+    ) -> (responder: AnySendableResponder, nesting: ConcurrentDelegateChain?) {
+        let shared = SharedHandlers.sendable
+        if let known = shared.handlersAndKind(of: listener, answering: messages) {
+            // Not known for a set a format-2 proxy kept: cast.
+            let isProxy = known.isProxy ?? true
+            return (AnySendableResponder(listener, handlers: known.handlers), isProxy ? nesting(listener) : nil)
+        }
+        let chain = nesting(listener)
+        let kept = shared.keep(build().handlers, isProxy: chain != nil, of: listener, answering: messages)
+        return (AnySendableResponder(listener, handlers: kept.handlers), chain)
+    }
+}
+
 extension SendableResponderCache {
     /// ``ResponderCache/responder(of:answering:_:)`` for the `Sendable` proxies, over a
     /// ``ConcurrentDelegateChain``: `build` (a `Sendable` conformer's `…SendableResponder`) runs

@@ -31,6 +31,9 @@ package final class SharedHandlers: Sendable {
         /// The count of ``SharedHandlers/declines`` when `value` was last found to hold no
         /// declined handler.
         var checked: UInt64
+        /// Whether the class is itself a proxy of the protocol's kind (its `add` nests it): known
+        /// once a proxy of generated-file format 3 kept or looked up the set; nil before.
+        var isProxy: Bool?
     }
 
     /// How many times a handler was found declined, in the process: a set whose `checked` count
@@ -59,8 +62,17 @@ package final class SharedHandlers: Sendable {
     /// listener of its class, less the ones found declined; nil when none is known yet.
     @usableFromInline
     func handlers(of listener: AnyObject, answering messages: Any.Type) -> [UInt32: AnyHandler]? {
+        handlersAndKind(of: listener, answering: messages)?.handlers
+    }
+
+    /// ``handlers(of:answering:)``, with whether `listener`'s class is a proxy of the protocol's
+    /// kind, when known (see ``Handlers/isProxy``).
+    @usableFromInline
+    func handlersAndKind(of listener: AnyObject, answering messages: Any.Type) -> (
+        handlers: [UInt32: AnyHandler], isProxy: Bool?
+    )? {
         let key = Key(listener, messages)
-        return state.withLock { $0.lookUp(key) }?.value
+        return state.withLock { $0.lookUp(key) }.map { ($0.value, $0.isProxy) }
     }
 
     /// Keeps `built`, built (outside the lock) for `listener`'s class and the protocol of
@@ -69,11 +81,27 @@ package final class SharedHandlers: Sendable {
     func keep(
         _ built: [UInt32: AnyHandler], of listener: AnyObject, answering messages: Any.Type
     ) -> [UInt32: AnyHandler] {
+        keep(built, isProxy: nil, of: listener, answering: messages).handlers
+    }
+
+    /// ``keep(_:of:answering:)``, with whether `listener`'s class is a proxy of the protocol's
+    /// kind (nil: not known), and what the set kept knows of it.
+    @usableFromInline
+    func keep(
+        _ built: [UInt32: AnyHandler], isProxy: Bool?, of listener: AnyObject, answering messages: Any.Type
+    ) -> (handlers: [UInt32: AnyHandler], isProxy: Bool?) {
         let key = Key(listener, messages)
-        let built = Handlers(value: built, checked: 0)
-        return state.withLock { state in
+        let built = Handlers(value: built, checked: 0, isProxy: isProxy)
+        let kept = state.withLock { state in
             state.builds[key, default: 0] += 1
-            if let raced = state.lookUp(key) { return raced }
+            if var raced = state.lookUp(key) {
+                if raced.isProxy == nil, let isProxy {
+                    raced.isProxy = isProxy
+                    state.sets[key] = raced
+                    state.last = (key, raced)
+                }
+                return raced
+            }
             // Checked as of the count read before any of its statuses: a decline counted later
             // is found by the next look-up.
             var kept = built
@@ -81,7 +109,8 @@ package final class SharedHandlers: Sendable {
             state.sets[key] = kept
             state.last = (key, kept)
             return kept
-        }.value
+        }
+        return (kept.value, kept.isProxy)
     }
 
     /// How many times the handlers of `type` for the protocol of `messages` were built, and the
@@ -106,7 +135,7 @@ extension SharedHandlers.State {
         var kept = found
         if found.checked != declines {
             if let remaining = withoutDeclined(found.value) {
-                kept = SharedHandlers.Handlers(value: remaining, checked: 0)
+                kept = SharedHandlers.Handlers(value: remaining, checked: 0, isProxy: found.isProxy)
             }
             kept.checked = declines
             sets[key] = kept

@@ -242,6 +242,66 @@ struct PendingEntryTests {
         #expect(chain.invariantViolation == 0)
     }
 
+    /// Seventy requirements' messages, more than a registration can hold pending.
+    static let many = (0..<70).map { Message<Int, Void>("PendingEntryTests.many\($0)(_:)") }
+
+    /// Responses of `listener` to `messages`, each an unverified requirement handler that logs.
+    static func manyResponses(_ messages: ArraySlice<Message<Int, Void>>) -> Responses<Listener> {
+        messages.reduce(Responses<Listener>()) { responses, message in
+            responses.on(requirement: message) { me, _ in me.log.calls.append((me.name, message.id)) }
+        }
+    }
+
+    @Test("Of a listener's 70 requirement handlers 64 wait and 6 are entered; each answers once, in order")
+    func moreHandlersThanCanWait() {
+        let log = Log()
+        let chain = DelegateChain()
+        let a = Listener("a", implements: [], log: log)
+        let b = Listener("b", implements: [], log: log)
+        chain.add(a, responses: Self.manyResponses(Self.many[...]))
+        chain.add(b, responses: Self.manyResponses(Self.many[...]))
+        let waiting = Self.many.map { chain.pendingCountForTesting(of: $0) }
+        #expect(waiting.reduce(0, +) == 2 * 64)
+        #expect(Set(waiting) == [0, 2])
+        #expect(chain.tableStats.entries == 2 * 6)
+        for message in Self.many { chain.send(requirement: message, 1) }
+        #expect(log.calls.map(\.0) == Array(repeating: ["a", "b"], count: 70).flatMap { $0 })
+        #expect(log.calls.map(\.1) == Self.many.flatMap { [$0.id, $0.id] })
+        #expect(chain.tableStats.entries == 2 * 70)
+        #expect(Self.many.allSatisfy { chain.pendingCountForTesting(of: $0) == 0 })
+        #expect(chain.invariantViolation == 0)
+    }
+
+    @Test("Adding a listener again with more handlers keeps the entered ones entered and the others waiting")
+    func addingAgainWithMoreHandlers() {
+        let log = Log()
+        let chain = DelegateChain()
+        let a = Listener("a", implements: [], log: log)
+        let b = Listener("b", implements: [], log: log)
+        chain.add(a, responses: Self.manyResponses(Self.many[0..<3]))
+        chain.add(b, responses: Self.manyResponses(Self.many[0..<3]))
+        chain.send(requirement: Self.many[1], 1)
+        #expect(chain.tableStats.entries == 2)
+        // Again with 40 handlers, the first 3 the same messages: the places of the messages among
+        // the registration's responses change, what is entered and what waits does not.
+        chain.add(a, responses: Self.manyResponses(Self.many[0..<40]))
+        #expect(chain.tableStats.entries == 2)
+        #expect(chain.pendingCountForTesting(of: Self.many[0]) == 2)
+        #expect(chain.pendingCountForTesting(of: Self.many[1]) == 0)
+        #expect(chain.pendingCountForTesting(of: Self.many[39]) == 1)
+        log.calls = []
+        for message in Self.many[0..<40] { chain.send(requirement: message, 1) }
+        let expected = Self.many[0..<40].enumerated().flatMap { index, message in
+            index < 3 ? [("a", message.id), ("b", message.id)] : [("a", message.id)]
+        }
+        #expect(log.calls.map(\.0) == expected.map(\.0))
+        #expect(log.calls.map(\.1) == expected.map(\.1))
+        #expect(chain.tableStats.entries == 43)
+        chain.remove(a)
+        #expect(chain.tableStats.entries == 3)
+        #expect(chain.invariantViolation == 0)
+    }
+
     /// The model of a random sequence: the listeners in order, with the messages each declined.
     /// A listener leaves the model removed from the chain, or dead (its last reference gone).
     @Test("Random adds, inserts, removals, deaths and sends answer as the eager table did")

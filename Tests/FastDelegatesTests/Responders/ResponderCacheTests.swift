@@ -182,6 +182,46 @@ struct ResponderCacheTests {
         #expect(chain.send(Self.name, default: "none") == "loud shared counter")
     }
 
+    enum NestingTickMessages {}
+
+    final class NestingCounter: Listener {
+        func tick(_ value: Int) {}
+        func name() -> String { "nesting counter" }
+    }
+
+    /// A listener that is a proxy itself: it has a chain to nest.
+    final class NestingProxy: Listener {
+        let chain = DelegateChain()
+        func tick(_ value: Int) {}
+        func name() -> String { "nesting proxy" }
+    }
+
+    @Test func whetherAListenerIsAProxyIsAskedOncePerPlainClass() {
+        var asked: [ObjectIdentifier] = []
+        func lookUp(_ target: some Listener) -> (responder: AnyResponder, nesting: DelegateChain?) {
+            ResponderCache.responder(
+                of: target, answering: NestingTickMessages.self, { target.listenerResponder },
+                nesting: { listener in
+                    asked.append(ObjectIdentifier(listener))
+                    return (listener as? NestingProxy)?.chain
+                })
+        }
+        let plain = (0..<3).map { _ in NestingCounter() }
+        let found = plain.map(lookUp)
+        // The first plain listener is asked, and no later one of its class.
+        #expect(asked == [ObjectIdentifier(plain[0])])
+        #expect(found.allSatisfy { $0.nesting == nil })
+        #expect(zip(found, plain).allSatisfy { $0.responder.target === $1 })
+        #expect(handler(found[2].responder, Self.tick) === handler(found[0].responder, Self.tick))
+        // Every proxy listener is asked, for its own chain.
+        asked = []
+        let proxies = (0..<2).map { _ in NestingProxy() }
+        let nested = proxies.map(lookUp)
+        #expect(asked == proxies.map { ObjectIdentifier($0) })
+        #expect(zip(nested, proxies).allSatisfy { $0.nesting === $1.chain && $0.responder.target === $1 })
+        #expect(SharedHandlers.single.entry(of: NestingProxy.self, answering: NestingTickMessages.self).builds == 1)
+    }
+
     /// A protocol whose conformers may leave out `finish`: its default declines.
     protocol Finishing: AnyObject {
         func finish()
