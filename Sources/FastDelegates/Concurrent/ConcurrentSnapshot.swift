@@ -87,7 +87,8 @@ final class ConcurrentSnapshot: @unchecked Sendable {
             let base = tail.baseAddress.unsafelyUnwrapped
             let table = UnsafeMutableRawPointer(base).bindMemory(to: Bucket.self, capacity: capacity)
             table.initialize(repeating: Bucket(), count: capacity)
-            unverified = Self.fill(table: table, mask: mask, shift: shift, entries: base, first: slots, from: registrations)
+            unverified = Self.fill(
+                table: table, mask: mask, shift: shift, entries: base, first: slots, from: registrations)
             // The buckets' slots count as initialized entries: trivial values, never read as such.
             count = slots + total
         }
