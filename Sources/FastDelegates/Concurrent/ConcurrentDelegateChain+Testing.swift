@@ -38,9 +38,31 @@ extension ConcurrentDelegateChain {
     /// How many entries the published snapshot has, for tests.
     var snapshotEntryCount: Int {
         let dispatch = enterConcurrentDispatch(readSide, cell: cell)
-        let count = cell.load(for: dispatch, readSide)._withUnsafeGuaranteedRef { $0.entries.count }
+        let count = cell.load(for: dispatch, readSide)._withUnsafeGuaranteedRef { $0.entryCount }
         leaveConcurrentDispatch(readSide, dispatch, cell: cell)
         return count
+    }
+
+    /// Where the published snapshot keeps its table, for tests of its layout: the address of its
+    /// storage's heap block, of its buckets, and the addresses of the entries answering `message`
+    /// (as bit patterns).
+    func snapshotLayoutForTesting<Input, Output>(
+        of message: Message<Input, Output>
+    ) -> (block: UInt, buckets: UInt, bucketCount: Int, entries: Range<UInt>) {
+        let id = message.id
+        return locked { _ in
+            cell.published._withUnsafeGuaranteedRef { snapshot in
+                let range = snapshot.responders(of: id)
+                return snapshot.storage.withUnsafeBufferPointer { storage in
+                    let base = UInt(bitPattern: storage.baseAddress.unsafelyUnwrapped)
+                    let stride = UInt(MemoryLayout<ConcurrentEntry>.stride)
+                    return (
+                        unsafeBitCast(snapshot.storage, to: UInt.self), base, snapshot.mask + 1,
+                        (base + UInt(range.lowerBound) * stride)..<(base + UInt(range.upperBound) * stride)
+                    )
+                }
+            }
+        }
     }
 
     /// Whether the published snapshot records every handler of `message` as verified (its
@@ -55,7 +77,7 @@ extension ConcurrentDelegateChain {
     func buildSnapshotForTesting(pairLimit: Int) -> Int {
         locked { state in
             let listed = state.list.entries.filter { !$0.isUnlisted }
-            return ConcurrentSnapshot(registrations: listed, pairLimit: pairLimit).entries.count
+            return ConcurrentSnapshot(registrations: listed, pairLimit: pairLimit).entryCount
         }
     }
 }

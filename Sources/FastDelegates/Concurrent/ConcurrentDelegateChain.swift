@@ -193,11 +193,22 @@ public final class ConcurrentDelegateChain: Sendable, SendableDelegateRegisterin
     /// - Returns: a token whose ``ConcurrentDelegateToken/cancel()`` removes the target.
     /// - Complexity: O(*n* + *e*) for *n* targets answering *e* (target, message) pairs: the
     ///   chain's snapshot is rebuilt under its mutex.
-    @discardableResult
+    @inlinable @discardableResult
     public func register(_ responder: AnySendableResponder, retention: Retention, at index: Int?)
         -> ConcurrentDelegateToken
     {
-        register(responder.target, retention: retention, handlers: responder.handlers, at: index)
+        // The token is made here, in the caller's code: a caller that drops it lets the optimizer
+        // keep it on the stack.
+        ConcurrentDelegateToken(chain: self, serial: registerSerial(responder, retention: retention, at: index))
+    }
+
+    /// What ``register(_:retention:at:)`` does but make the token: returns the registration's
+    /// serial.
+    @usableFromInline
+    func registerSerial(_ responder: AnySendableResponder, retention: Retention, at index: Int?) -> UInt64 {
+        let insertion = insert(responder.target, retention: retention, handlers: responder.handlers, at: index)
+        finishInsertion(insertion)
+        return insertion.serial
     }
 
     // MARK: - Removing
@@ -497,12 +508,6 @@ public final class ConcurrentDelegateChain: Sendable, SendableDelegateRegisterin
         if garbage != nil { reclaimRetired() }
     }
 
-    private func register(
-        _ target: any AnyObject & Sendable, retention: Retention, handlers: [UInt32: AnyHandler], at index: Int?
-    ) -> ConcurrentDelegateToken {
-        finishInsertion(insert(target, retention: retention, handlers: handlers, at: index))
-    }
-
     /// What ``insert(_:retention:handlers:at:)`` did under the mutex, for
     /// ``finishInsertion(_:)`` to end after it.
     struct Insertion: Sendable {
@@ -556,10 +561,9 @@ public final class ConcurrentDelegateChain: Sendable, SendableDelegateRegisterin
 
     /// Ends an add after the mutex (and the nesting lock): lets go of what it displaced and
     /// releases the snapshots no dispatch reads.
-    func finishInsertion(_ insertion: Insertion) -> ConcurrentDelegateToken {
+    func finishInsertion(_ insertion: Insertion) {
         dispose(insertion.garbage)
         reclaimRetired()
-        return ConcurrentDelegateToken(chain: self, serial: insertion.serial)
     }
 
     /// Ends a removal once the chain's mutex is released: waits for the running calls of

@@ -12,8 +12,10 @@ import Darwin
 /// An immutable view of a chain's responders: for each message id, its responders in order.
 ///
 /// A small open-addressing table (linear probing, multiplicative hash) maps a message id to a
-/// range of `entries`; a key of 0 marks an empty bucket (interned ids are never 0). A bucket is
-/// one 12-byte value, so a lookup reads one cache line.
+/// range of the entries; a key of 0 marks an empty bucket (interned ids are never 0). A bucket is
+/// one 12-byte value, so a lookup reads one cache line. The buckets share the entries' array:
+/// they fill its first `(mask + 1) / 2` elements (two buckets to an entry's 24 bytes), so a
+/// snapshot is two heap blocks, itself and that array.
 @usableFromInline
 final class ConcurrentSnapshot: @unchecked Sendable {
     // Sound: immutable once `init` returns (every stored property is a `let` of immutable
@@ -26,7 +28,8 @@ final class ConcurrentSnapshot: @unchecked Sendable {
     // it reaches are `Sendable`; the handlers it calls are `@Sendable` (`SendableResponses`), and
     // the targets it hands them are `Sendable` (every registration requires `AnyObject & Sendable`).
 
-    /// One bucket of the table: a message id and its responders' range in `entries`.
+    /// One bucket of the table: a message id and its responders' range in `storage` (past the
+    /// buckets' slots, so a send adds no offset).
     @usableFromInline
     struct Bucket {
         @usableFromInline var key: UInt32 = 0
@@ -34,8 +37,9 @@ final class ConcurrentSnapshot: @unchecked Sendable {
         @usableFromInline var end: Int32 = 0
     }
 
-    @usableFromInline let buckets: ContiguousArray<Bucket>
-    @usableFromInline let entries: ContiguousArray<ConcurrentEntry>
+    /// The buckets (bound to `Bucket`, `mask + 1` of them, from the start), then the entries
+    /// (from `bucketSlots`).
+    @usableFromInline let storage: ContiguousArray<ConcurrentEntry>
     @usableFromInline let mask: Int
     /// 64 - log2(bucket count), for `cdt_home_bucket`.
     @usableFromInline let shift: UInt32
@@ -47,8 +51,9 @@ final class ConcurrentSnapshot: @unchecked Sendable {
     @usableFromInline let unverifiedBits: UInt64
     static let empty = ConcurrentSnapshot(registrations: [])
 
-    /// The most (target, message) pairs a snapshot holds: its buckets' bounds are `Int32`.
-    static let pairLimit = Int(Int32.max)
+    /// The most (target, message) pairs a snapshot holds: its buckets' bounds are `Int32`, and
+    /// count the buckets' slots too (at most two per pair).
+    static let pairLimit = Int(Int32.max) / 3
 
     /// The responders of the listed ones of `registrations` (in dispatch order; unlisted ones
     /// are skipped). Each entry takes one strong reference to its registration, its handler and
@@ -56,9 +61,9 @@ final class ConcurrentSnapshot: @unchecked Sendable {
     ///
     /// A counting sort: the first pass finds each message's bucket and counts its responders,
     /// the second places each responder in its message's range, in registration order, so the
-    /// only allocations are the two arrays the snapshot keeps.
-    /// - Precondition: at most `pairLimit` (target, message) pairs (`Int32.max`, the range of a
-    ///   bucket's bounds; a test passes a lower one).
+    /// only allocation is the array of buckets and entries the snapshot keeps.
+    /// - Precondition: at most `pairLimit` (target, message) pairs (`Int32.max / 3`: a bucket's
+    ///   bounds are `Int32`; a test passes a lower one).
     /// - Complexity: O(*n* + *e*) for *n* registrations answering *e* (target, message) pairs.
     init(registrations: [ConcurrentRegistration], pairLimit: Int = ConcurrentSnapshot.pairLimit) {
         var total = 0
@@ -75,12 +80,31 @@ final class ConcurrentSnapshot: @unchecked Sendable {
             shift -= 1
         }
         let mask = capacity - 1
-        // Both arrays are filled by `append` after `reserveCapacity`, code specialized here:
-        // `init(repeating:count:)` allocates in unspecialized code that looks the storage type's
-        // metadata up at run time, about 550 instructions per array (callgrind).
-        var table = ContiguousArray<Bucket>()
-        table.reserveCapacity(capacity)
-        for _ in 0..<capacity { table.append(Bucket()) }
+        // In units of one entry: two buckets to an entry (`Bucket` is 12 bytes, `capacity` even).
+        let slots = capacity / 2
+        var unverified: ContiguousArray<UInt32> = []
+        let storage = ContiguousArray<ConcurrentEntry>(unsafeUninitializedCapacity: slots + total) { tail, count in
+            let base = tail.baseAddress.unsafelyUnwrapped
+            let table = UnsafeMutableRawPointer(base).bindMemory(to: Bucket.self, capacity: capacity)
+            table.initialize(repeating: Bucket(), count: capacity)
+            unverified = Self.fill(
+                table: table, mask: mask, shift: shift, entries: base, first: slots, from: registrations)
+            // The buckets' slots count as initialized entries: trivial values, never read as such.
+            count = slots + total
+        }
+        self.storage = storage
+        self.mask = mask
+        self.shift = shift
+        self.unverified = unverified
+        unverifiedBits = unverified.reduce(0) { $0 | Self.bit(of: $1) }
+    }
+
+    /// The two passes of `init` over its zeroed `table` and the uninitialized `entries` from
+    /// index `first` on; returns the messages with a handler not verified.
+    private static func fill(
+        table: UnsafeMutablePointer<Bucket>, mask: Int, shift: UInt32, entries: UnsafeMutablePointer<ConcurrentEntry>,
+        first: Int, from registrations: [ConcurrentRegistration]
+    ) -> ContiguousArray<UInt32> {
         // The bucket of `message`, claimed for it if it has none yet.
         func bucket(of message: UInt32) -> Int {
             var bucket = Self.home(of: message, shift: shift)
@@ -88,33 +112,23 @@ final class ConcurrentSnapshot: @unchecked Sendable {
             return bucket
         }
         // Pass 1: the counts, in `end`.
-        var first: ConcurrentEntry?
         for registration in registrations where !registration.isUnlisted {
-            for (message, handler) in registration.responses {
+            for message in registration.responses.keys {
                 let found = bucket(of: message)
                 table[found].key = message
                 table[found].end &+= 1
-                if first == nil {
-                    first = ConcurrentEntry(
-                        registration: .passUnretained(registration), handler: .passUnretained(handler),
-                        strongTarget: nil)
-                }
             }
         }
         // Ranges in bucket order; `end` counts up from each start as pass 2 fills it.
-        var next: Int32 = 0
-        for index in 0..<capacity where table[index].key != 0 {
+        // Below `pairLimit * 3`: the wrapping additions cannot wrap.
+        var next = Int32(first)
+        for index in 0...mask where table[index].key != 0 {
             let count = table[index].end
             table[index].start = next
             table[index].end = next
             next &+= count
         }
-        // Pass 2: each pair in its place (every place is written once; `first` fills them until then).
-        var entries = ContiguousArray<ConcurrentEntry>()
-        if let first {
-            entries.reserveCapacity(total)
-            for _ in 0..<total { entries.append(first) }
-        }
+        // Pass 2: each pair in its place (the ranges partition `first...`: each is initialized once).
         var unverified: ContiguousArray<UInt32> = []
         for registration in registrations where !registration.isUnlisted {
             let strong = registration.strongTarget.map { Unmanaged.passUnretained($0) }
@@ -132,21 +146,26 @@ final class ConcurrentSnapshot: @unchecked Sendable {
                 _ = Unmanaged.passRetained(registration)
                 _ = Unmanaged.passRetained(handler)
                 _ = strong?.retain()
-                entries[place] = ConcurrentEntry(
-                    registration: .passUnretained(registration), handler: .passUnretained(handler),
-                    strongTarget: strong)
+                (entries + place).initialize(
+                    to: ConcurrentEntry(
+                        registration: .passUnretained(registration), handler: .passUnretained(handler),
+                        strongTarget: strong))
             }
         }
-        self.buckets = table
-        self.entries = entries
-        self.mask = mask
-        self.shift = shift
-        self.unverified = unverified
-        unverifiedBits = unverified.reduce(0) { $0 | Self.bit(of: $1) }
+        return unverified
     }
 
+    /// How many elements of `storage` the buckets fill.
+    var bucketSlots: Int { (mask &+ 1) &>> 1 }
+
+    /// How many (target, message) pairs the snapshot holds.
+    var entryCount: Int { storage.count - bucketSlots }
+
+    /// The entries (indexed from `bucketSlots`), for the code off the send path.
+    var entries: ArraySlice<ConcurrentEntry> { storage[bucketSlots...] }
+
     deinit {
-        for entry in entries {
+        for entry in storage[bucketSlots...] {
             entry.registration.release()
             entry.handler.release()
             entry.strongTarget?.release()
@@ -157,7 +176,7 @@ final class ConcurrentSnapshot: @unchecked Sendable {
     /// reclaim inside a dispatch to park before it releases the snapshot (`ReaderRecord.park`).
     var owners: [AnyObject] {
         var owners: [AnyObject] = []
-        owners.reserveCapacity(entries.count * 3)
+        owners.reserveCapacity(entryCount * 3)
         for entry in entries {
             owners.append(entry.registration.takeUnretainedValue())
             owners.append(entry.handler.takeUnretainedValue())
@@ -173,12 +192,13 @@ final class ConcurrentSnapshot: @unchecked Sendable {
         Int(truncatingIfNeeded: cdt_home_bucket(message, 0x9E37_79B9_7F4A_7C15, shift))
     }
 
-    /// The range of `entries` answering `message` (empty if none).
+    /// The range of `storage` whose entries answer `message` (empty if none).
     /// - Complexity: O(1) expected.
     @inlinable @inline(__always)
     func responders(of message: UInt32) -> Range<Int> {
-        buckets.withUnsafeBufferPointer { buckets in
-            // In bounds: `mask` is the table's size - 1.
+        storage.withUnsafeBufferPointer { storage in
+            // In bounds: `mask` is the table's size - 1. Bound to `Bucket` by `init`.
+            let buckets = UnsafeRawPointer(storage.baseAddress.unsafelyUnwrapped).assumingMemoryBound(to: Bucket.self)
             var bucket = Self.home(of: message, shift: shift)
             while true {
                 let found = buckets[bucket]
@@ -207,8 +227,8 @@ final class ConcurrentSnapshot: @unchecked Sendable {
     /// a snapshot built now would let its sends skip the status checks.
     func isVerifiedSinceBuilt(_ message: UInt32) -> Bool {
         !isVerified(message)
-            && entries[responders(of: message)].allSatisfy {
-                $0.handler._withUnsafeGuaranteedRef { $0.status == .verified && !$0.forwards }
+            && responders(of: message).allSatisfy {
+                storage[$0].handler._withUnsafeGuaranteedRef { $0.status == .verified && !$0.forwards }
             }
     }
 
@@ -251,10 +271,10 @@ final class ConcurrentSnapshot: @unchecked Sendable {
         var sawDead = false
         guard !range.isEmpty else { return false }
         let slot = record.callSlot(level: level)
-        // In bounds: the table's ranges partition `entries`.
-        return entries.withUnsafeBufferPointer { entries in
-            var next = entries.baseAddress.unsafelyUnwrapped + range.lowerBound
-            let end = entries.baseAddress.unsafelyUnwrapped + range.upperBound
+        // In bounds: the table's ranges partition the entries, past the buckets' slots.
+        return storage.withUnsafeBufferPointer { storage in
+            var next = storage.baseAddress.unsafelyUnwrapped + range.lowerBound
+            let end = storage.baseAddress.unsafelyUnwrapped + range.upperBound
             repeat {
                 let entry = next.pointee
                 next += 1
@@ -286,7 +306,7 @@ final class ConcurrentSnapshot: @unchecked Sendable {
     ) -> Bool {
         var sawDead = false
         for index in responders(of: message.id) {
-            let entry = entries[index]
+            let entry = storage[index]
             let stop = entry.registration._withUnsafeGuaranteedRef { registration -> Bool in
                 beginDeepCall(of: registration)
                 defer { endDeepCall(of: registration) }
@@ -337,7 +357,7 @@ final class ConcurrentSnapshot: @unchecked Sendable {
     @inlinable
     func hasLiveResponder(of message: UInt32) -> Bool {
         for index in responders(of: message) {
-            let entry = entries[index]
+            let entry = storage[index]
             let live = entry.registration._withUnsafeGuaranteedRef { registration -> Bool in
                 if registration.removed.load(ordering: .acquiring) { return false }
                 if entry.strongTarget != nil { return true }

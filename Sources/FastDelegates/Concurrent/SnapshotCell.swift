@@ -134,38 +134,43 @@ final class SnapshotCell: Sendable {
             else { return }
             let seen = requests.load(ordering: .sequentiallyConsistent)
             // Take the candidates first: only snapshots swapped out before the scan are judged by it.
-            let candidates = retired.withLock { retired -> [Retired] in
-                let taken = retired
-                retired.removeAll()
+            var candidates = retired.withLock { retired -> [Retired] in
+                var taken: [Retired] = []
+                swap(&taken, &retired)
                 return taken
             }
-            var free: [Unmanaged<ConcurrentSnapshot>] = []
+            // Partitioned in place, so that a reclaim allocates no array: those some thread may
+            // read first (in their order), then the free ones, from `kept` on.
+            var kept = 0
             if !candidates.isEmpty {
-                var kept: [Retired] = []
                 let cell = address
                 readSide.withFencedRecords { records in
                     let deep = deepDispatches.load(ordering: .sequentiallyConsistent)
-                    for item in candidates {
+                    for index in candidates.indices {
+                        let item = candidates[index]
                         if records.contains(where: {
                             $0.mayRead(cell: cell, deepDispatches: deep, openedAt: item.opened, retiredAt: item.epoch)
                         }) {
-                            kept.append(item)
-                        } else {
-                            free.append(item.snapshot)
+                            candidates.swapAt(index, kept)
+                            kept += 1
                         }
                     }
                 }
-                if !kept.isEmpty { retired.withLock { $0.insert(contentsOf: kept, at: 0) } }
-                pending.subtract(free.count, ordering: .sequentiallyConsistent)
+                if kept > 0 {
+                    let held = Array(candidates[..<kept])
+                    retired.withLock { $0.insert(contentsOf: held, at: 0) }
+                }
+                pending.subtract(candidates.count - kept, ordering: .sequentiallyConsistent)
             }
             reclaiming.store(false, ordering: .sequentiallyConsistent)
+            let free = candidates[kept...]
             if !free.isEmpty, let record = currentDispatchRecord() {
                 // Inside a dispatch: no deinit of a target or a handler may run here.
-                for snapshot in free { snapshot._withUnsafeGuaranteedRef { record.park($0.owners) } }
+                for item in free { item.snapshot._withUnsafeGuaranteedRef { record.park($0.owners) } }
                 record.deferReclaim(of: self)
             }
             // Outside every lock: a release may run a deinit that uses a chain.
-            for snapshot in free { snapshot.release() }
+            for item in free { item.snapshot.release() }
             if requests.load(ordering: .sequentiallyConsistent) == seen { return }
         }
     }

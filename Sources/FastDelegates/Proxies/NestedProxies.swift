@@ -281,10 +281,10 @@ extension ConcurrentDelegateChain: NestingChain {
         }
         // After the lock: the last reference to a chain the check met may be this one.
         withExtendedLifetime(met) {}
-        let token = finishInsertion(insertion)
-        let serial = token.serial
+        finishInsertion(insertion)
+        let serial = insertion.serial
         link.attach(locked { state in state.list.entry(serial: serial) })
-        return token
+        return ConcurrentDelegateToken(chain: self, serial: serial)
     }
 
     func nestedChains() -> [any NestingChain] {

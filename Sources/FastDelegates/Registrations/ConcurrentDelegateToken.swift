@@ -15,8 +15,9 @@ public final class ConcurrentDelegateToken: @unchecked Sendable {
     // reference is given back once, in `deinit`, when no other thread uses the token.
 
     /// The chain, under an unowned reference; nil for a token that removes nothing.
-    private let chain: ZeroingHold?
-    let serial: UInt64
+    @usableFromInline let chain: ZeroingHold?
+    /// The registration's serial in its chain.
+    @usableFromInline let serial: UInt64
 
     /// A token that removes nothing: what adding a target that a proxy refuses returns.
     public init() {
@@ -24,9 +25,18 @@ public final class ConcurrentDelegateToken: @unchecked Sendable {
         serial = 0
     }
 
+    /// A token of `chain`'s registration `serial`. Inlined into the caller of the `add`, so that
+    /// a token that the caller drops can stay on its stack (no heap block).
+    @inlinable
     init(chain: ConcurrentDelegateChain, serial: UInt64) {
-        self.chain = ZeroingHold(chain)
+        self.chain = Self.hold(chain)
         self.serial = serial
+    }
+
+    /// The unowned reference a token holds its chain by.
+    @usableFromInline
+    static func hold(_ chain: ConcurrentDelegateChain) -> ZeroingHold {
+        ZeroingHold(chain)
     }
 
     deinit {

@@ -31,7 +31,7 @@ extension SendableDelegateRegistering {
     /// If `target` is already registered it stays where it is; its responses are merged with
     /// these (new handlers win) and its retention becomes `retention`.
     /// - Returns: a token whose `cancel()` removes the target.
-    @discardableResult
+    @inlinable @discardableResult
     public func add<Target: DelegateResponder & Sendable>(_ target: Target, retention: Retention = .weak)
         -> RegistrationToken
     where Target.DeclaredResponses == SendableResponses<Target> {
@@ -39,7 +39,7 @@ extension SendableDelegateRegistering {
     }
 
     /// Adds `target` at the end, answering `responses`.
-    @discardableResult
+    @inlinable @discardableResult
     public func add<Target: AnyObject & Sendable>(
         _ target: Target, retention: Retention = .weak, responses: SendableResponses<Target>
     ) -> RegistrationToken {
@@ -47,7 +47,7 @@ extension SendableDelegateRegistering {
     }
 
     /// Adds `target` at the end, answering the responses `build` declares for this registration.
-    @discardableResult
+    @inlinable @discardableResult
     public func add<Target: AnyObject & Sendable>(
         _ target: Target, retention: Retention = .weak,
         _ build: (SendableResponses<Target>) -> SendableResponses<Target>
@@ -56,7 +56,7 @@ extension SendableDelegateRegistering {
     }
 
     /// Adds `target` at the end, answering its type's responses plus those `build` declares.
-    @discardableResult
+    @inlinable @discardableResult
     public func add<Target: DelegateResponder & Sendable>(
         _ target: Target, retention: Retention = .weak,
         _ build: (SendableResponses<Target>) -> SendableResponses<Target>
@@ -67,7 +67,7 @@ extension SendableDelegateRegistering {
     /// Adds `responder`'s target at the end, answering its `@Sendable` handlers.
     ///
     /// An ``AnyResponder`` is not accepted: its handlers need not be `@Sendable`.
-    @discardableResult
+    @inlinable @discardableResult
     public func add(_ responder: AnySendableResponder, retention: Retention = .weak) -> RegistrationToken {
         register(responder, retention: retention, at: nil)
     }
@@ -76,7 +76,7 @@ extension SendableDelegateRegistering {
     ///
     /// A target already registered moves to `index` (counted among the other targets).
     /// - Precondition: `0 <= index <= ` the number of live targets (not counting `target`).
-    @discardableResult
+    @inlinable @discardableResult
     public func insert<Target: AnyObject & Sendable>(
         _ target: Target, at index: Int, retention: Retention = .weak, responses: SendableResponses<Target>
     ) -> RegistrationToken {
@@ -84,7 +84,7 @@ extension SendableDelegateRegistering {
     }
 
     /// Inserts `target` at `index`, answering its type's responses.
-    @discardableResult
+    @inlinable @discardableResult
     public func insert<Target: DelegateResponder & Sendable>(
         _ target: Target, at index: Int, retention: Retention = .weak
     ) -> RegistrationToken where Target.DeclaredResponses == SendableResponses<Target> {
@@ -92,7 +92,7 @@ extension SendableDelegateRegistering {
     }
 
     /// Inserts `responder`'s target at `index`, answering its `@Sendable` handlers.
-    @discardableResult
+    @inlinable @discardableResult
     public func insert(_ responder: AnySendableResponder, at index: Int, retention: Retention = .weak)
         -> RegistrationToken
     {
