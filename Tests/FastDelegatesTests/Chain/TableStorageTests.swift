@@ -128,12 +128,10 @@ struct TableStorageTests {
     /// Issue 53: a chain of one target keeps its registration inline in its list (no array
     /// block), and one of up to four makes the list's array once.
     @Test func aChainOfOneTargetKeepsNoListArrayAndOfFourMakesItOnce() {
-        /// The room of the array the list's registrations take (an array's own, were they kept in one).
-        func arrayCapacity(_ chain: DelegateChain) -> Int {
-            let entries: Any = chain.list.entries
-            if let array = entries as? [ChainRegistration] { return array.capacity }
-            return (entries as! ListEntries<ChainRegistration>).arrayCapacity
-        }
+        // The room of the array the list's registrations take (an array's own, were they kept in one).
+        func roomOf(_ entries: ListEntries<ChainRegistration>) -> Int { entries.arrayCapacity }
+        func roomOf(_ entries: [ChainRegistration]) -> Int { entries.capacity }
+        func arrayCapacity(_ chain: DelegateChain) -> Int { roomOf(chain.list.entries) }
         let chain = DelegateChain()
         let probes = (0..<4).map { Probe("p\($0)", log: Log()) }
         chain.add(probes[0])
@@ -148,5 +146,6 @@ struct TableStorageTests {
         chain.remove(probes[0])
         chain.insert(probes[0], at: 0)
         #expect(chain.targets.map { ($0 as! Probe).name } == ["p0", "p1", "p2", "p3"])
+        withExtendedLifetime(probes) {} // held weakly by the chain: alive through the checks
     }
 }
