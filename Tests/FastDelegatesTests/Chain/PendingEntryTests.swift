@@ -260,9 +260,9 @@ struct PendingEntryTests {
         let b = Listener("b", implements: [], log: log)
         chain.add(a, responses: Self.manyResponses(Self.many[...]))
         chain.add(b, responses: Self.manyResponses(Self.many[...]))
+        // Which 64 wait follows each registration's own order of its responses.
         let waiting = Self.many.map { chain.pendingCountForTesting(of: $0) }
         #expect(waiting.reduce(0, +) == 2 * 64)
-        #expect(Set(waiting) == [0, 2])
         #expect(chain.tableStats.entries == 2 * 6)
         for message in Self.many { chain.send(requirement: message, 1) }
         #expect(log.calls.map(\.0) == Array(repeating: ["a", "b"], count: 70).flatMap { $0 })
