@@ -259,7 +259,7 @@ public final class DelegateChain: MessageDispatching, DelegateRegistering, Invoc
                 table.acquire(added)
                 // The table's other pending handlers already set the slow path: only this
                 // registration's may change it.
-                if added.pending != nil { updateSlowPath() }
+                if !added.pending.isEmpty { updateSlowPath() }
                 break admission
             case .listed(let existing):
                 registration = existing

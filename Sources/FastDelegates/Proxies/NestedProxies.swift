@@ -262,13 +262,22 @@ extension ConcurrentDelegateChain: NestingChain {
     /// - Precondition: `nested` is not this chain and does not reach it through the chains of
     ///   its own nested proxies (the proxy would be a listener of itself).
     /// - Returns: a token whose `cancel()` removes the listener.
-    @discardableResult
+    @inlinable @discardableResult
     public func add(
         _ responder: AnySendableResponder, nesting nested: ConcurrentDelegateChain?, retention: Retention = .weak
     )
         -> ConcurrentDelegateToken
     {
-        guard let nested else { return add(responder, retention: retention) }
+        // The token is made in the caller's code, as `register` makes it.
+        ConcurrentDelegateToken(chain: self, serial: registerSerial(responder, nesting: nested, retention: retention))
+    }
+
+    /// What ``add(_:nesting:retention:)`` does, but the token: the registration's serial.
+    @usableFromInline
+    func registerSerial(
+        _ responder: AnySendableResponder, nesting nested: ConcurrentDelegateChain?, retention: Retention
+    ) -> UInt64 {
+        guard let nested else { return registerSerial(responder, retention: retention, at: nil) }
         let link = NestedLink()
         let responder = responder.nested(in: nested, link: link)
         let hook = ConcurrentNesting.hook.withLock { $0 }
@@ -284,7 +293,7 @@ extension ConcurrentDelegateChain: NestingChain {
         finishInsertion(insertion)
         let serial = insertion.serial
         link.attach(locked { state in state.list.entry(serial: serial) })
-        return ConcurrentDelegateToken(chain: self, serial: serial)
+        return serial
     }
 
     func nestedChains() -> [any NestingChain] {

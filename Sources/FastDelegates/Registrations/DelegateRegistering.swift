@@ -30,13 +30,13 @@ extension DelegateRegistering {
     /// these (new handlers win) and its retention becomes `retention`. (See
     /// ``register(_:retention:at:)``.)
     /// - Returns: a token whose `cancel()` removes the target.
-    @discardableResult
+    @inlinable @discardableResult
     public func add<Target: DelegateResponder>(_ target: Target, retention: Retention = .weak) -> RegistrationToken {
         register(AnyResponder(target), retention: retention, at: nil)
     }
 
     /// Adds `target` at the end, answering `responses`.
-    @discardableResult
+    @inlinable @discardableResult
     public func add<Target: AnyObject>(
         _ target: Target, retention: Retention = .weak, responses: Responses<Target>
     ) -> RegistrationToken {
@@ -45,7 +45,7 @@ extension DelegateRegistering {
 
     /// Adds `target` at the end, answering `responses` in another form, such as a type's
     /// ``SendableResponses``.
-    @discardableResult
+    @inlinable @discardableResult
     public func add<Target: AnyObject>(
         _ target: Target, retention: Retention = .weak, responses: some ResponseSet<Target>
     ) -> RegistrationToken {
@@ -57,7 +57,7 @@ extension DelegateRegistering {
     /// ```swift
     /// chain.add(logger) { $0.on(Scroll.didScroll) { me, y in me.log(y) } }
     /// ```
-    @discardableResult
+    @inlinable @discardableResult
     public func add<Target: AnyObject>(
         _ target: Target, retention: Retention = .weak,
         _ build: (Responses<Target>) -> Responses<Target>
@@ -66,7 +66,7 @@ extension DelegateRegistering {
     }
 
     /// Adds `target` at the end, answering its type's responses plus those `build` declares.
-    @discardableResult
+    @inlinable @discardableResult
     public func add<Target: DelegateResponder>(
         _ target: Target, retention: Retention = .weak,
         _ build: (Responses<Target>) -> Responses<Target>
@@ -75,7 +75,7 @@ extension DelegateRegistering {
     }
 
     /// Adds `responder`'s target at the end, answering its responses.
-    @discardableResult
+    @inlinable @discardableResult
     public func add(_ responder: AnyResponder, retention: Retention = .weak) -> RegistrationToken {
         register(responder, retention: retention, at: nil)
     }
@@ -84,7 +84,7 @@ extension DelegateRegistering {
     ///
     /// A target already registered moves to `index` (counted among the other targets).
     /// - Precondition: `0 <= index <= ` the number of live targets (not counting `target`).
-    @discardableResult
+    @inlinable @discardableResult
     public func insert<Target: AnyObject>(
         _ target: Target, at index: Int, retention: Retention = .weak, responses: Responses<Target>
     ) -> RegistrationToken {
@@ -93,7 +93,7 @@ extension DelegateRegistering {
 
     /// Inserts `target` at `index`, answering `responses` in another form, such as a type's
     /// ``SendableResponses``.
-    @discardableResult
+    @inlinable @discardableResult
     public func insert<Target: AnyObject>(
         _ target: Target, at index: Int, retention: Retention = .weak, responses: some ResponseSet<Target>
     ) -> RegistrationToken {
@@ -101,7 +101,7 @@ extension DelegateRegistering {
     }
 
     /// Inserts `target` at `index`, answering its type's responses.
-    @discardableResult
+    @inlinable @discardableResult
     public func insert<Target: DelegateResponder>(
         _ target: Target, at index: Int, retention: Retention = .weak
     ) -> RegistrationToken {
@@ -109,7 +109,7 @@ extension DelegateRegistering {
     }
 
     /// Inserts `responder`'s target at `index`, answering its responses.
-    @discardableResult
+    @inlinable @discardableResult
     public func insert(_ responder: AnyResponder, at index: Int, retention: Retention = .weak) -> RegistrationToken {
         register(responder, retention: retention, at: index)
     }

@@ -29,6 +29,7 @@ public final class DelegateToken {
         serial = 0
     }
 
+    /// A token that removes the registration `serial` of `chain`.
     @inlinable
     init(chain: DelegateChain, serial: UInt64) {
         self.chain = ZeroingHold(chain)
