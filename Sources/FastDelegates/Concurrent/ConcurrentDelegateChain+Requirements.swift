@@ -39,11 +39,18 @@ extension ConcurrentDelegateChain: RequirementDispatching {
     func forEachAnswerChecking<Input, Output>(
         toRequirement message: Message<Input, Output>, _ input: Input, _ body: (Output) -> Bool
     ) -> Bool {
+        // Unobserved, the send is here because the published snapshot does not record `message`
+        // as verified.
+        let unobserved = !observed.load(ordering: .relaxed)
         let seenAfter = observing.load(ordering: .relaxed) ? notifyObservers(message, input) : false
         var answer: Output?
         var stopped = false
         var declined: [AnyObject] = []
         var verifiedSome = false
+        // Whether every handler met was verified and forwards nothing: handlers are shared per
+        // listener class and protocol, so a send through another chain may have verified them
+        // all since this chain's snapshot was built, and no send here ever verifies one.
+        var allVerified = true
         func handle(_ output: Output) -> Bool {
             if seenAfter, answer == nil { answer = output }
             stopped = body(output)
@@ -54,13 +61,16 @@ extension ConcurrentDelegateChain: RequirementDispatching {
             switch handler.status {
             case .verified:
                 if let forwarding = handler.forwarding {
+                    allVerified = false
                     return forwarding.walkRequirement(target, message.id, input, handle)
                 }
                 output = handler.body(target, input)
             case .declined:
+                allVerified = false
                 return false
             case .unverified:
                 guard let asked = RequirementDefaults.ask(message.id, target, { handler.body(target, input) }) else {
+                    allVerified = false
                     handler.status = .declined
                     declined.append(target)
                     return false
@@ -74,7 +84,7 @@ extension ConcurrentDelegateChain: RequirementDispatching {
         if seenAfter { notifyObserversAfterResponders(message, Invocation(input: input, answer: answer)) }
         if !declined.isEmpty {
             dropDeclined(message.id, of: declined)
-        } else if verifiedSome {
+        } else if verifiedSome || (allVerified && unobserved && !stopped) {
             publishVerified(message.id)
         }
         return stopped

@@ -62,6 +62,26 @@ struct ConcurrentRequirementTests {
         #expect(listener.ticks.load(ordering: .relaxed) == 11)
     }
 
+    @Test("A chain whose shared handlers another chain's send verified records them after one send")
+    func verifiedThroughAnotherChain() {
+        // One set of handlers in two chains, as a proxy class's listeners share theirs per
+        // (class, protocol): both snapshots are built while the handlers are unverified.
+        let responses = Implementer.responses
+        let first = ConcurrentDelegateChain()
+        let second = ConcurrentDelegateChain()
+        let listener = Implementer(answer: 7)
+        first.add(listener, responses: responses)
+        second.add(listener, responses: responses)
+        first.send(requirement: Self.tick, 1)
+        #expect(first.isVerifiedForTesting(Self.tick))
+        #expect(!second.isVerifiedForTesting(Self.tick))
+        // The second chain's send meets only verified handlers: it publishes, so that its
+        // sends that follow skip the status checks.
+        second.send(requirement: Self.tick, 2)
+        #expect(second.isVerifiedForTesting(Self.tick))
+        #expect(listener.ticks.load(ordering: .relaxed) == 2)
+    }
+
     @Test("A listener added to verified handlers is asked once, not counted, and dropped")
     func declinerAddedLater() {
         let chain = ConcurrentDelegateChain()
