@@ -66,7 +66,10 @@ extension ConcurrentDelegateChain: RequirementDispatching {
                 }
                 output = handler.body(target, input)
             case .declined:
+                // Declined through another chain (handlers are shared): dropped here too, or
+                // every send of this chain would meet it again.
                 allVerified = false
+                declined.append(target)
                 return false
             case .unverified:
                 guard let asked = RequirementDefaults.ask(message.id, target, { handler.body(target, input) }) else {

@@ -82,6 +82,27 @@ struct ConcurrentRequirementTests {
         #expect(listener.ticks.load(ordering: .relaxed) == 2)
     }
 
+    @Test("A chain whose shared handler another chain's send found declined drops it after one send")
+    func declinedThroughAnotherChain() {
+        let declining = Decliner.responses
+        let first = ConcurrentDelegateChain()
+        let second = ConcurrentDelegateChain()
+        let decliner = Decliner()
+        let implementer = Implementer(answer: 7)
+        first.add(decliner, responses: declining)
+        second.add(decliner, responses: declining)
+        second.add(implementer, responses: Implementer.responses)
+        first.send(requirement: Self.tick, 1)
+        #expect(decliner.asked.load(ordering: .relaxed) == 1)
+        // The second chain meets the handler already declined: it drops it and publishes, so
+        // that its sends that follow skip the status checks.
+        second.send(requirement: Self.tick, 2)
+        #expect(second.isVerifiedForTesting(Self.tick))
+        second.send(requirement: Self.tick, 3)
+        #expect(decliner.asked.load(ordering: .relaxed) == 1)
+        #expect(implementer.ticks.load(ordering: .relaxed) == 2)
+    }
+
     @Test("A listener added to verified handlers is asked once, not counted, and dropped")
     func declinerAddedLater() {
         let chain = ConcurrentDelegateChain()
