@@ -1,36 +1,20 @@
 import CDispatchTable
+import FastDelegatesTestSupport
 import Testing
 
 @testable import FastDelegates
-
-#if canImport(Darwin)
-import Darwin
-#else
-/// glibc's `malloc_usable_size` (in malloc.h, which the Glibc module leaves out).
-@_silgen_name("malloc_usable_size")
-private func mallocUsableSize(_ pointer: UnsafeMutableRawPointer?) -> Int
-#endif
 
 /// Where a chain's C table lives: inside the `DispatchTable` object, so that a chain costs one
 /// heap block fewer than with a C chain of its own allocation.
 @Suite("Table storage")
 struct TableStorageTests {
-    /// The usable size of the heap block at `pointer`.
-    private static func blockSize(_ pointer: UnsafeRawPointer) -> Int {
-        #if canImport(Darwin)
-        malloc_size(pointer)
-        #else
-        mallocUsableSize(UnsafeMutableRawPointer(mutating: pointer))
-        #endif
-    }
-
     @Test func theCChainLivesInsideTheTableObject() {
         let chain = DelegateChain()
         let table = chain.table
         let object = UnsafeRawPointer(Unmanaged.passUnretained(table).toOpaque())
         let offset = UnsafeRawPointer(table.chain) - object
         #expect(offset > 0)
-        #expect(offset + MemoryLayout<cdt_chain>.size <= Self.blockSize(object))
+        #expect(offset + MemoryLayout<cdt_chain>.size <= heapBlockSize(object))
         // It is a working chain, at that address for good.
         let log = Log()
         let probe = Probe("a", log: log)
@@ -115,11 +99,11 @@ struct TableStorageTests {
         chain.add(probes[0])
         chain.add(probes[1], retention: .strong)
         let chainObject = UnsafeRawPointer(Unmanaged.passUnretained(chain).toOpaque())
-        #expect(Self.blockSize(chainObject) <= Self.blockSize(forRequest: 88))
+        #expect(heapBlockSize(chainObject) <= Self.blockSize(forRequest: 88))
         #expect(chain.list.entries.count == 2)
         for registration in chain.list.entries {
             let object = UnsafeRawPointer(Unmanaged.passUnretained(registration).toOpaque())
-            #expect(Self.blockSize(object) <= Self.blockSize(forRequest: 88))
+            #expect(heapBlockSize(object) <= Self.blockSize(forRequest: 88))
         }
         #expect(chain.retention(of: probes[1]) == .strong)
         #expect(chain.retention(of: probes[0]) == .weak)
